@@ -1,0 +1,184 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// Row keys. A row of table id lives under
+//
+//	RowPrefix(id) | key columns, order-preserving | suffix
+//
+// The suffix of a Unique or Aggregate Key row is ^tso (8 bytes), so the newest
+// version of a key is the first one a seek finds. The suffix of a Duplicate
+// Key row is tso (8 bytes) | lsn (4 bytes), so rows with equal keys stay
+// apart, in commit order.
+const (
+	uniqueSuffixLen = 8
+	dupSuffixLen    = 12
+)
+
+// RowCodec encodes and decodes the rows of one table definition. A row is a
+// []types.Value with one element per column of Table.Columns.
+type RowCodec struct {
+	t        *Table
+	prefix   []byte
+	keyIdx   []int
+	keyTypes []types.Type
+	valIdx   []int
+	valTypes []types.Type
+	versions map[uint32]*versionLayout
+	tsoIdx   []int // virtual columns filled with the commit TSO
+}
+
+type versionLayout struct {
+	types  []types.Type
+	target []int // column position per stored value, -1 if dropped since
+	absent []int // current stored columns missing from this version
+}
+
+// NewRowCodec builds the codec of t.
+func NewRowCodec(t *Table) *RowCodec {
+	rc := &RowCodec{t: t, prefix: RowPrefix(t.ID), versions: map[uint32]*versionLayout{}}
+	pos := map[int32]int{}
+	for i, c := range t.Columns {
+		pos[c.UID] = i
+		switch {
+		case c.IsKey:
+			rc.keyIdx = append(rc.keyIdx, i)
+			rc.keyTypes = append(rc.keyTypes, c.Type)
+		case c.Virtual:
+			rc.tsoIdx = append(rc.tsoIdx, i)
+		default:
+			rc.valIdx = append(rc.valIdx, i)
+			rc.valTypes = append(rc.valTypes, c.Type)
+		}
+	}
+	for ver, cols := range t.Schemas {
+		vl := &versionLayout{}
+		seen := map[int]bool{}
+		for _, sc := range cols {
+			vl.types = append(vl.types, sc.Type)
+			p, ok := pos[sc.UID]
+			if !ok || t.Columns[p].IsKey {
+				p = -1
+			} else {
+				seen[p] = true
+			}
+			vl.target = append(vl.target, p)
+		}
+		for _, p := range rc.valIdx {
+			if !seen[p] {
+				vl.absent = append(vl.absent, p)
+			}
+		}
+		rc.versions[ver] = vl
+	}
+	return rc
+}
+
+// Table is the definition the codec was built for.
+func (rc *RowCodec) Table() *Table { return rc.t }
+
+// Prefix is the key prefix of every row of the table.
+func (rc *RowCodec) Prefix() []byte { return rc.prefix }
+
+// AppendKeyPrefix appends RowPrefix and the encoded key columns of row.
+func (rc *RowCodec) AppendKeyPrefix(dst []byte, row []types.Value) []byte {
+	dst = append(dst, rc.prefix...)
+	for j, i := range rc.keyIdx {
+		dst = storage.AppendKey(dst, row[i], rc.keyTypes[j])
+	}
+	return dst
+}
+
+// AppendUniqueKey appends the full key of a Unique/Aggregate Key row version.
+func (rc *RowCodec) AppendUniqueKey(dst []byte, row []types.Value, tso uint64) []byte {
+	dst = rc.AppendKeyPrefix(dst, row)
+	return binary.BigEndian.AppendUint64(dst, ^tso)
+}
+
+// AppendDupKey appends the full key of a Duplicate Key row.
+func (rc *RowCodec) AppendDupKey(dst []byte, row []types.Value, tso uint64, lsn uint32) []byte {
+	dst = rc.AppendKeyPrefix(dst, row)
+	dst = binary.BigEndian.AppendUint64(dst, tso)
+	return binary.BigEndian.AppendUint32(dst, lsn)
+}
+
+// AppendValue appends the encoded stored value columns of row.
+func (rc *RowCodec) AppendValue(dst []byte, row []types.Value, scratch []types.Value) []byte {
+	scratch = scratch[:0]
+	for _, i := range rc.valIdx {
+		scratch = append(scratch, row[i])
+	}
+	return storage.AppendRow(dst, rc.t.SchemaVersion, scratch, rc.valTypes)
+}
+
+// KeySuffixLen is the length of the version suffix of this table's row keys.
+func (rc *RowCodec) KeySuffixLen() int {
+	if rc.t.IsUnique() {
+		return uniqueSuffixLen
+	}
+	return dupSuffixLen
+}
+
+// KeyTSO extracts the commit TSO from a full row key.
+func (rc *RowCodec) KeyTSO(key []byte) uint64 {
+	if rc.t.IsUnique() {
+		return ^binary.BigEndian.Uint64(key[len(key)-uniqueSuffixLen:])
+	}
+	return binary.BigEndian.Uint64(key[len(key)-dupSuffixLen:])
+}
+
+// DecodeKey fills the key columns of row from a full row key.
+func (rc *RowCodec) DecodeKey(key []byte, row []types.Value) error {
+	b := key[len(rc.prefix) : len(key)-rc.KeySuffixLen()]
+	var err error
+	for j, i := range rc.keyIdx {
+		row[i], b, err = storage.DecodeKey(b, rc.keyTypes[j])
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DecodeValue fills the value columns of row from an encoded value. fill
+// gives the value of a column missing from an older schema version.
+func (rc *RowCodec) DecodeValue(val []byte, row []types.Value, scratch []types.Value, fill func(col int) types.Value) ([]types.Value, error) {
+	ver, body, err := storage.RowVersion(val)
+	if err != nil {
+		return scratch, err
+	}
+	vl := rc.versions[ver]
+	if vl == nil {
+		return scratch, fmt.Errorf("row of unknown schema version %d in table %s", ver, rc.t.Name)
+	}
+	if cap(scratch) < len(vl.types) {
+		scratch = make([]types.Value, len(vl.types))
+	}
+	scratch = scratch[:len(vl.types)]
+	if err := storage.DecodeRow(body, vl.types, scratch); err != nil {
+		return scratch, err
+	}
+	for j, p := range vl.target {
+		if p >= 0 {
+			row[p] = scratch[j]
+		}
+	}
+	for _, p := range vl.absent {
+		row[p] = fill(p)
+	}
+	return scratch, nil
+}
+
+// FillVirtual sets the virtual columns (__DORIS_VERSION_COL__,
+// __DORIS_COMMIT_TSO_COL__) of row to the commit TSO.
+func (rc *RowCodec) FillVirtual(row []types.Value, tso uint64) {
+	for _, i := range rc.tsoIdx {
+		row[i] = types.NewInt(types.BigInt, int64(tso))
+	}
+}

@@ -1,0 +1,88 @@
+package catalog
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Column returns the column named name (case-insensitively, as Doris) and its
+// position, or nil and -1.
+func (t *Table) Column(name string) (*Column, int) {
+	for i, c := range t.Columns {
+		if strings.EqualFold(c.Name, name) {
+			return c, i
+		}
+	}
+	return nil, -1
+}
+
+// KeyCount is the number of key columns; they come first.
+func (t *Table) KeyCount() int {
+	n := 0
+	for _, c := range t.Columns {
+		if c.IsKey {
+			n++
+		}
+	}
+	return n
+}
+
+// IsUnique reports whether rows are unique by key (Unique and Aggregate Key).
+func (t *Table) IsUnique() bool { return t.Keys != DupKeys }
+
+// MergeOnWrite reports whether a Unique Key table is merge-on-write.
+func (t *Table) MergeOnWrite() bool {
+	return t.Keys == UniqueKeys && t.Properties["enable_unique_key_merge_on_write"] == "true"
+}
+
+// Clone returns a deep copy that a catalog Tx may change.
+func (t *Table) Clone() *Table {
+	b, err := json.Marshal(t)
+	if err != nil {
+		panic(err)
+	}
+	var c Table
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(err)
+	}
+	return &c
+}
+
+// StoredColumns lists the current stored value columns (non-key, not
+// virtual), in column order.
+func (t *Table) StoredColumns() []StoredCol {
+	var out []StoredCol
+	for _, c := range t.Columns {
+		if !c.IsKey && !c.Virtual {
+			out = append(out, StoredCol{UID: c.UID, Type: c.Type})
+		}
+	}
+	return out
+}
+
+// BumpSchema records the current stored columns as a new schema version if
+// they differ from the current version's. Call it after changing Columns.
+func (t *Table) BumpSchema() {
+	cur := t.StoredColumns()
+	if old, ok := t.Schemas[t.SchemaVersion]; ok && sameStored(old, cur) {
+		return
+	}
+	if t.Schemas == nil {
+		t.Schemas = map[uint32][]StoredCol{}
+	} else {
+		t.SchemaVersion++
+	}
+	t.Schemas[t.SchemaVersion] = cur
+}
+
+func sameStored(a, b []StoredCol) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

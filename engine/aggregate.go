@@ -1,0 +1,323 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// aggPlan groups source rows by the GROUP BY expressions and computes the
+// aggregate calls of the select list, HAVING and ORDER BY. The aggregated row
+// is [group values..., aggregate results...].
+type aggPlan struct {
+	groups []expr.Compiled
+	aggs   []*aggCall
+}
+
+type aggCall struct {
+	key  string
+	fn   expr.AggFunc
+	typ  types.Type
+	args []expr.Compiled
+}
+
+func hasAggregate(st *sql.Select) bool {
+	found := false
+	check := func(e expr.Expr) {
+		walkExpr(e, func(e expr.Expr) {
+			if c, ok := e.(*expr.Call); ok && expr.IsAggregate(c.Name) {
+				found = true
+			}
+		})
+	}
+	for _, it := range st.Items {
+		check(it.Expr)
+	}
+	if st.Having != nil {
+		check(st.Having)
+	}
+	for _, o := range st.OrderBy {
+		check(o.Expr)
+	}
+	return found
+}
+
+func walkExpr(e expr.Expr, fn func(expr.Expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	switch e := e.(type) {
+	case *expr.Unary:
+		walkExpr(e.X, fn)
+	case *expr.Binary:
+		walkExpr(e.L, fn)
+		walkExpr(e.R, fn)
+	case *expr.IsNull:
+		walkExpr(e.X, fn)
+	case *expr.IsBool:
+		walkExpr(e.X, fn)
+	case *expr.In:
+		walkExpr(e.X, fn)
+		for _, x := range e.List {
+			walkExpr(x, fn)
+		}
+	case *expr.Between:
+		walkExpr(e.X, fn)
+		walkExpr(e.Lo, fn)
+		walkExpr(e.Hi, fn)
+	case *expr.Like:
+		walkExpr(e.X, fn)
+		walkExpr(e.Pattern, fn)
+	case *expr.Case:
+		walkExpr(e.Operand, fn)
+		for _, w := range e.Whens {
+			walkExpr(w.Cond, fn)
+			walkExpr(w.Result, fn)
+		}
+		walkExpr(e.Else, fn)
+	case *expr.Cast:
+		walkExpr(e.X, fn)
+	case *expr.Interval:
+		walkExpr(e.X, fn)
+	case *expr.Call:
+		for _, a := range e.Args {
+			walkExpr(a, fn)
+		}
+	}
+}
+
+func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem) error {
+	ap := &aggPlan{}
+	p.agg = ap
+	post := &expr.Scope{}
+	groupText := map[string]int{}
+	for _, g := range st.GroupBy {
+		g = resolveGroupRef(g, items, p.scope)
+		c, err := expr.Bind(g, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
+		if err != nil {
+			return err
+		}
+		idx := len(ap.groups)
+		ap.groups = append(ap.groups, c)
+		col := expr.Column{Name: fmt.Sprintf("__group_%d", idx), Type: c.Type()}
+		if ref, ok := g.(*expr.ColumnRef); ok {
+			_, i := lookupScope(p.scope, ref)
+			col.Name = ref.Name
+			if i >= 0 {
+				col.Name, col.Table = p.scope.Columns[i].Name, p.scope.Columns[i].Table
+			}
+		}
+		groupText[strings.ToLower(expr.String(g))] = idx
+		post.Columns = append(post.Columns, col)
+	}
+	post.Agg = func(call *expr.Call) (int, types.Type, error) {
+		key := expr.String(call)
+		for i, a := range ap.aggs {
+			if a.key == key {
+				return len(ap.groups) + i, a.typ, nil
+			}
+		}
+		var args []expr.Compiled
+		var argTypes []types.Type
+		for _, a := range call.Args {
+			c, err := expr.Bind(a, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
+			if err != nil {
+				return 0, types.Type{}, err
+			}
+			args = append(args, c)
+			argTypes = append(argTypes, c.Type())
+		}
+		fn, typ, err := expr.NewAggregate(call, argTypes)
+		if err != nil {
+			return 0, types.Type{}, err
+		}
+		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, typ: typ, args: args})
+		return len(ap.groups) + len(ap.aggs) - 1, typ, nil
+	}
+	bindPost := func(e expr.Expr) (expr.Compiled, error) {
+		e = replaceGroupExprs(e, groupText)
+		return expr.Bind(e, post)
+	}
+	for _, it := range items {
+		c, err := bindPost(it.Expr)
+		if err != nil {
+			return nonGroupError(err, it.Expr)
+		}
+		p.outs = append(p.outs, c)
+		p.outCols = append(p.outCols, Column{Name: itemName(it), Type: c.Type()})
+	}
+	if st.Having != nil {
+		c, err := bindPost(resolveAliases(st.Having, items))
+		if err != nil {
+			return err
+		}
+		p.having = c
+	}
+	return s.planOrder(p, st, items, post)
+}
+
+func nonGroupError(err error, e expr.Expr) error {
+	if strings.HasPrefix(err.Error(), "Unknown column") {
+		return errorf("%s must appear in the GROUP BY clause or be used in an aggregate function", expr.String(e))
+	}
+	return err
+}
+
+func lookupScope(sc *expr.Scope, ref *expr.ColumnRef) (*expr.Column, int) {
+	for i := range sc.Columns {
+		c := &sc.Columns[i]
+		if c.Name != "" && strings.EqualFold(c.Name, ref.Name) && (ref.Table == "" || strings.EqualFold(ref.Table, c.Table)) {
+			return c, i
+		}
+	}
+	return nil, -1
+}
+
+// resolveGroupRef turns GROUP BY 2 and GROUP BY alias into the select item's
+// expression.
+func resolveGroupRef(g expr.Expr, items []sql.SelectItem, scope *expr.Scope) expr.Expr {
+	if lit, ok := g.(*expr.Literal); ok && types.IsInteger(lit.Val.Kind) && lit.Val.I >= 1 && int(lit.Val.I) <= len(items) {
+		return items[lit.Val.I-1].Expr
+	}
+	if ref, ok := g.(*expr.ColumnRef); ok && ref.Table == "" {
+		if c, _ := lookupScope(scope, ref); c != nil {
+			return g
+		}
+		for _, it := range items {
+			if strings.EqualFold(it.Alias, ref.Name) {
+				return it.Expr
+			}
+		}
+	}
+	return g
+}
+
+// resolveAliases replaces references to select aliases in HAVING.
+func resolveAliases(e expr.Expr, items []sql.SelectItem) expr.Expr {
+	ref, ok := e.(*expr.ColumnRef)
+	if ok && ref.Table == "" {
+		for _, it := range items {
+			if it.Alias != "" && strings.EqualFold(it.Alias, ref.Name) {
+				return it.Expr
+			}
+		}
+		return e
+	}
+	if b, ok := e.(*expr.Binary); ok {
+		nb := *b
+		nb.L, nb.R = resolveAliases(b.L, items), resolveAliases(b.R, items)
+		return &nb
+	}
+	return e
+}
+
+// replaceGroupExprs rewrites non-column GROUP BY expressions appearing in an
+// outer expression into references to their group slot.
+func replaceGroupExprs(e expr.Expr, groups map[string]int) expr.Expr {
+	if e == nil {
+		return nil
+	}
+	if _, ok := e.(*expr.ColumnRef); !ok {
+		if idx, ok := groups[strings.ToLower(expr.String(e))]; ok {
+			return &expr.ColumnRef{P: e.Pos(), Name: fmt.Sprintf("__group_%d", idx)}
+		}
+	}
+	switch x := e.(type) {
+	case *expr.Binary:
+		n := *x
+		n.L, n.R = replaceGroupExprs(x.L, groups), replaceGroupExprs(x.R, groups)
+		return &n
+	case *expr.Unary:
+		n := *x
+		n.X = replaceGroupExprs(x.X, groups)
+		return &n
+	case *expr.Call:
+		if expr.IsAggregate(x.Name) {
+			return x
+		}
+		n := *x
+		n.Args = make([]expr.Expr, len(x.Args))
+		for i, a := range x.Args {
+			n.Args[i] = replaceGroupExprs(a, groups)
+		}
+		return &n
+	case *expr.Cast:
+		n := *x
+		n.X = replaceGroupExprs(x.X, groups)
+		return &n
+	}
+	return e
+}
+
+type group struct {
+	row    []types.Value
+	states []expr.AggState
+}
+
+// run consumes the source, groups it and emits one aggregated row per group.
+func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([]types.Value) error, ctx *expr.Context) error {
+	index := map[string]*group{}
+	var order []*group
+	var key []byte
+	var args []types.Value
+	newGroup := func(vals []types.Value) *group {
+		g := &group{row: make([]types.Value, len(ap.groups)+len(ap.aggs)), states: make([]expr.AggState, len(ap.aggs))}
+		copy(g.row, vals)
+		for i, a := range ap.aggs {
+			g.states[i] = a.fn.NewState()
+		}
+		order = append(order, g)
+		return g
+	}
+	gvals := make([]types.Value, len(ap.groups))
+	err := source(func(row []types.Value) error {
+		key = key[:0]
+		for i, c := range ap.groups {
+			v, err := c.Eval(row, ctx)
+			if err != nil {
+				return err
+			}
+			gvals[i] = v
+			key = storage.AppendKey(key, v, c.Type())
+		}
+		g := index[string(key)]
+		if g == nil {
+			g = newGroup(gvals)
+			index[string(key)] = g
+		}
+		for i, a := range ap.aggs {
+			args = args[:0]
+			for _, c := range a.args {
+				v, err := c.Eval(row, ctx)
+				if err != nil {
+					return err
+				}
+				args = append(args, v)
+			}
+			if err := a.fn.Add(g.states[i], args); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(ap.groups) == 0 && len(order) == 0 {
+		newGroup(nil)
+	}
+	for _, g := range order {
+		for i, a := range ap.aggs {
+			g.row[len(ap.groups)+i] = a.fn.Result(g.states[i])
+		}
+		if err := emit(g.row); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"strings"
+
+	"loadgw/catalog"
+	"loadgw/sql"
+)
+
+func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
+	t, err := s.ddlTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	s.e.writer.Lock()
+	defer s.e.writer.Unlock()
+	err = s.e.cat.Update(func(tx *catalog.Tx) error {
+		d, ok := tx.Database(t.DB)
+		if !ok || d.Tables[t.Name] == nil {
+			return errorf("Table [%s] does not exist in database [%s].", t.Name, t.DB)
+		}
+		nt := d.Tables[t.Name].Clone()
+		for _, op := range st.Ops {
+			if err := s.alterOp(tx, d, nt, op); err != nil {
+				return err
+			}
+		}
+		nt.BumpSchema()
+		delete(d.Tables, t.Name)
+		d.Tables[nt.Name] = nt
+		return nil
+	})
+	return execResult(err)
+}
+
+func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table, op sql.AlterOp) error {
+	switch op := op.(type) {
+	case *sql.SetProperties:
+		return alterProps(t, op.Properties)
+	case *sql.AddColumn:
+		return addColumn(s, t, op.Column, op.Position)
+	case *sql.AddColumns:
+		for _, c := range op.Columns {
+			if err := addColumn(s, t, c, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *sql.DropColumn:
+		return dropColumn(t, op.Name)
+	case *sql.RenameTable:
+		if _, exists := d.Tables[op.New]; exists {
+			return errorf("Table '%s' already exists", op.New)
+		}
+		t.Name = op.New
+		return nil
+	case *sql.ModifyComment:
+		t.Comment = op.Comment
+		return nil
+	case *sql.ModifyColumnComment:
+		c, _ := t.Column(op.Name)
+		if c == nil {
+			return errorf("Unknown column '%s' in '%s'", op.Name, t.Name)
+		}
+		c.Comment = op.Comment
+		return nil
+	case *sql.RenameColumn:
+		if binlogEnabled(t) {
+			return errBinlogDDL
+		}
+		c, _ := t.Column(op.Old)
+		if c == nil {
+			return errorf("Column[%s] does not exists", op.Old)
+		}
+		if other, _ := t.Column(op.New); other != nil {
+			return errorf("Column[%s] already exists", op.New)
+		}
+		for i, k := range t.Distribution.Columns {
+			if strings.EqualFold(k, c.Name) {
+				t.Distribution.Columns[i] = op.New
+			}
+		}
+		c.Name = op.New
+		return nil
+	}
+	return errorf("This ALTER TABLE operation is not supported yet")
+}
+
+var errBinlogDDL = errorf("Not allowed to perform current operation on Table With binlog<row>")
+
+func binlogEnabled(t *catalog.Table) bool {
+	return t.Properties["binlog.enable"] == "true" && t.Properties["binlog.format"] == "ROW"
+}
+
+// alterProps applies ALTER TABLE ... SET with each property's rule.
+func alterProps(t *catalog.Table, props []sql.Property) error {
+	for _, p := range props {
+		def, ok := tableProps[p.Key]
+		if !ok {
+			return unknownProps(map[string]string{p.Key: p.Value})
+		}
+		if err := checkPropValue(p.Key, p.Value, def); err != nil {
+			return err
+		}
+		v := p.Value
+		if def.kind == propBool {
+			v = strings.ToLower(v)
+		}
+		switch p.Key {
+		case "binlog.enable":
+			if v == "false" && binlogEnabled(t) {
+				return errorf("can't disable binlog when format is [Row]")
+			}
+		case "binlog.format":
+			if v != t.Properties["binlog.format"] {
+				from := t.Properties["binlog.format"]
+				if from == "" {
+					from = "STATEMENT_AND_SNAPSHOT"
+				}
+				return errorf("not support change binlog format from %s to %s", from, v)
+			}
+		case "binlog.need_historical_value":
+			old := t.Properties["binlog.need_historical_value"]
+			if old == "" {
+				old = "false"
+			}
+			if v != old {
+				return errorf("not support change binlog.need_historical_value from %s to %s", old, v)
+			}
+		case "binlog.ttl_seconds":
+			if err := checkBinlogTTL(v); err != nil {
+				return err
+			}
+		case "bloom_filter_columns", "bloom_filter_fpp":
+			if binlogEnabled(t) {
+				return errBinlogDDL
+			}
+		case "replication_num":
+			t.Properties["replication_allocation"] = "tag.location.default: " + v
+			continue
+		}
+		if !def.alterable {
+			return errorf("Unknown table property: [%s]", p.Key)
+		}
+		t.Properties[p.Key] = v
+	}
+	return nil
+}
+
+func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnPosition) error {
+	if other, _ := t.Column(cd.Name); other != nil {
+		return errorf("Can not add column which already exists in base table: %s", cd.Name)
+	}
+	if strings.HasPrefix(strings.ToUpper(cd.Name), "__DORIS_") {
+		return errorf("Disable to create table column with name start with __DORIS_: %s", strings.ToUpper(cd.Name))
+	}
+	if t.Properties["light_schema_change"] != "true" {
+		return errorf("ADD COLUMN needs light_schema_change enabled on table %s", t.Name)
+	}
+	c, err := buildColumn(cd, s)
+	if err != nil {
+		return err
+	}
+	if c.IsKey {
+		return errorf("Can not add key column %s with light schema change", c.Name)
+	}
+	if t.Keys == catalog.AggKeys && c.Agg == "" {
+		return errorf("Aggregate table must specify aggregate type for value column: %s", c.Name)
+	}
+	if t.Keys != catalog.AggKeys && c.Agg != "" {
+		return errorf("Can not assign aggregation method on column in Duplicate or Unique data model table: %s", c.Name)
+	}
+	if binlogEnabled(t) && c.AutoInc {
+		return errorf("Row binlog does not support auto-increment column")
+	}
+	c.UID = t.NextUID
+	t.NextUID++
+	// Insert among the visible columns: after the named one, first value
+	// position, or before the hidden columns.
+	at := len(t.Columns)
+	for i, col := range t.Columns {
+		if col.Hidden {
+			at = i
+			break
+		}
+	}
+	if pos != nil {
+		if pos.First {
+			return errorf("Can not add column at first position with light schema change")
+		}
+		_, i := t.Column(pos.After)
+		if i < 0 {
+			return errorf("Column[%s] does not exists", pos.After)
+		}
+		at = i + 1
+		if at < t.KeyCount() {
+			return errorf("Can not add value column %s before key column", c.Name)
+		}
+	}
+	t.Columns = append(t.Columns[:at], append([]*catalog.Column{c}, t.Columns[at:]...)...)
+	return nil
+}
+
+func dropColumn(t *catalog.Table, name string) error {
+	c, i := t.Column(name)
+	if c == nil || c.Hidden {
+		return errorf("Column does not exists: %s", name)
+	}
+	if c.IsKey {
+		if t.Keys != catalog.DupKeys {
+			return errorf("Can not drop key column in Unique data model table")
+		}
+		return errorf("Can not drop key column %s with light schema change", name)
+	}
+	if t.Properties["function_column.sequence_col"] != "" && strings.EqualFold(t.Properties["function_column.sequence_col"], c.Name) {
+		return errorf("Can not drop sequence mapping column[%s] in Unique data model table[%s]", c.Name, t.Name)
+	}
+	visible := 0
+	for _, col := range t.Columns {
+		if !col.Hidden && !col.IsKey {
+			visible++
+		}
+	}
+	t.Columns = append(t.Columns[:i], t.Columns[i+1:]...)
+	return nil
+}

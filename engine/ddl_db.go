@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+
+	"loadgw/catalog"
+	"loadgw/sql"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+func (s *Session) createDatabase(st *sql.CreateDatabase) (*Result, error) {
+	if strings.EqualFold(st.Name, "information_schema") {
+		return nil, errorf("Can't create database '%s'; database exists", st.Name)
+	}
+	props := map[string]string{}
+	for _, p := range st.Properties {
+		props[p.Key] = p.Value
+	}
+	err := s.e.cat.Update(func(tx *catalog.Tx) error {
+		if _, ok := tx.Database(st.Name); ok {
+			if st.IfNotExists {
+				return errSkip
+			}
+			return errorf("Can't create database '%s'; database exists", st.Name)
+		}
+		if v, ok := props["binlog.ttl_seconds"]; ok {
+			if err := checkBinlogTTL(v); err != nil {
+				return err
+			}
+		}
+		tx.PutDatabase(&catalog.Database{ID: tx.NewID(), Name: st.Name, Properties: props})
+		return nil
+	})
+	return execResult(err)
+}
+
+func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
+	err := s.e.cat.Update(func(tx *catalog.Tx) error {
+		d, ok := tx.Database(st.Name)
+		if !ok {
+			if st.IfExists {
+				return errSkip
+			}
+			return errorf("Can't drop database '%s'; database doesn't exist", st.Name)
+		}
+		for _, t := range d.Tables {
+			deleteTableData(tx.Batch, t.ID)
+		}
+		tx.DropDatabase(st.Name)
+		if s.db == st.Name {
+			s.db = ""
+		}
+		return nil
+	})
+	return execResult(err)
+}
+
+func deleteTableData(b *storage.Batch, id int64) {
+	p := catalog.RowPrefix(id)
+	b.DeleteRange(p, storage.PrefixEnd(p))
+}
+
+func (s *Session) showDatabases(st *sql.ShowDatabases) (*Result, error) {
+	names := append(s.e.cat.Databases(), "information_schema")
+	sort.Strings(names)
+	res := &Result{ResultSet: true, Columns: []Column{{"Database", varcharType}}}
+	for _, n := range names {
+		if st.Like == nil || likeMatch(*st.Like, n) {
+			res.Rows = append(res.Rows, []types.Value{str(n)})
+		}
+	}
+	return res, nil
+}
+
+func (s *Session) showTables(st *sql.ShowTables) (*Result, error) {
+	db, err := s.dbName(st.DB)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := s.e.cat.Database(db)
+	if !ok {
+		return nil, errorf("Unknown database '%s'", db)
+	}
+	var names []string
+	for n := range d.Tables {
+		if st.Like == nil || likeMatch(*st.Like, n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	res := &Result{ResultSet: true, Columns: []Column{{"Tables_in_" + db, varcharType}}}
+	if st.Full {
+		res.Columns = append(res.Columns, Column{"Table_type", varcharType})
+	}
+	for _, n := range names {
+		row := []types.Value{str(n)}
+		if st.Full {
+			row = append(row, str("BASE TABLE"))
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+// errSkip ends a catalog update without change and without error (IF [NOT]
+// EXISTS).
+var errSkip = &Error{Msg: "skip"}
+
+func execResult(err error) (*Result, error) {
+	if err == errSkip {
+		err = nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Result{}, nil
+}
+
+// lookupTable resolves [db.]name for a query or DML statement, with the
+// Nereids texts.
+func (s *Session) lookupTable(tn sql.TableName) (*catalog.Table, error) {
+	db, err := s.dbName(tn.DB)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.e.cat.Table(db, tn.Name)
+	switch err {
+	case nil:
+		return t, nil
+	case catalog.ErrUnknownDB:
+		return nil, errorf("Database [%s] does not exist.", db)
+	default:
+		return nil, errorf("Table [%s] does not exist in database [%s].", tn.Name, db)
+	}
+}
+
+// ddlTable resolves [db.]name for SHOW CREATE TABLE, DESC and ALTER, with
+// the texts of those commands.
+func (s *Session) ddlTable(tn sql.TableName) (*catalog.Table, error) {
+	db, err := s.dbName(tn.DB)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.e.cat.Table(db, tn.Name)
+	switch err {
+	case nil:
+		return t, nil
+	case catalog.ErrUnknownDB:
+		return nil, errorf("Unknown database '%s'", db)
+	default:
+		return nil, errorf("Unknown table '%s'", tn.Name)
+	}
+}

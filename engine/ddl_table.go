@@ -1,0 +1,371 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/types"
+)
+
+func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
+	if pd == nil {
+		return nil
+	}
+	p := &catalog.Partitioning{Type: pd.Type, Auto: pd.Auto}
+	if p.Type == "" {
+		p.Type = "RANGE"
+	}
+	for _, f := range pd.Fields {
+		switch f := f.(type) {
+		case *expr.ColumnRef:
+			c, _ := t.Column(f.Name)
+			if c == nil {
+				return errorf("partition key %s is not exists", f.Name)
+			}
+			p.Columns = append(p.Columns, c.Name)
+		default:
+			p.Expr = expr.String(f)
+			for _, ref := range columnRefs(f) {
+				p.Columns = append(p.Columns, ref)
+			}
+		}
+	}
+	names := map[string]bool{}
+	for _, def := range pd.Partitions {
+		if names[def.Name] {
+			return errorf("Duplicated partition name: %s", def.Name)
+		}
+		names[def.Name] = true
+		pdef := catalog.PartitionDef{Name: def.Name}
+		switch def.Kind {
+		case sql.PartitionLessThan:
+			pdef.Values = [][]string{partValues(def.LessThan)}
+			pdef.Text = "VALUES LESS THAN " + partTuple(def.LessThan)
+		case sql.PartitionFixed:
+			pdef.Values = [][]string{partValues(def.Lower), partValues(def.Upper)}
+			pdef.Text = "VALUES [" + partTuple(def.Lower) + ", " + partTuple(def.Upper) + ")"
+		case sql.PartitionIn:
+			var parts []string
+			for _, tuple := range def.In {
+				pdef.Values = append(pdef.Values, partValues(tuple))
+				if len(tuple) == 1 {
+					parts = append(parts, partValue(tuple[0]))
+				} else {
+					parts = append(parts, partTuple(tuple))
+				}
+			}
+			if len(parts) > 0 {
+				pdef.Text = "VALUES IN (" + strings.Join(parts, ",") + ")"
+			}
+		default:
+			return errorf("Unsupported partition definition")
+		}
+		p.Parts = append(p.Parts, pdef)
+	}
+	t.Partition = p
+	return nil
+}
+
+func partValues(vs []sql.PartValue) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Text
+		if v.Kind == sql.PartMaxValue {
+			out[i] = "MAXVALUE"
+		}
+	}
+	return out
+}
+
+func partValue(v sql.PartValue) string {
+	switch v.Kind {
+	case sql.PartMaxValue:
+		return "MAXVALUE"
+	case sql.PartNull:
+		return "NULL"
+	}
+	return `"` + v.Text + `"`
+}
+
+func partTuple(vs []sql.PartValue) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = partValue(v)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func columnRefs(e expr.Expr) []string {
+	var out []string
+	var walk func(expr.Expr)
+	walk = func(e expr.Expr) {
+		switch e := e.(type) {
+		case *expr.ColumnRef:
+			out = append(out, e.Name)
+		case *expr.Call:
+			for _, a := range e.Args {
+				walk(a)
+			}
+		}
+	}
+	walk(e)
+	return out
+}
+
+func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
+	db, err := s.dbName(st.Table.DB)
+	if err != nil {
+		return nil, err
+	}
+	err = s.e.cat.Update(func(tx *catalog.Tx) error {
+		d, ok := tx.Database(db)
+		if !ok {
+			return errorf("Unknown database '%s'", db)
+		}
+		t, ok := d.Tables[st.Table.Name]
+		if !ok {
+			if st.IfExists {
+				return errSkip
+			}
+			return errorf("Unknown table '%s' in %s", st.Table.Name, db)
+		}
+		deleteTableData(tx.Batch, t.ID)
+		delete(d.Tables, st.Table.Name)
+		return nil
+	})
+	return execResult(err)
+}
+
+func (s *Session) truncate(st *sql.Truncate) (*Result, error) {
+	t, err := s.ddlTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	if len(st.Partitions) > 0 {
+		return nil, errorf("TRUNCATE TABLE ... PARTITION is not supported yet")
+	}
+	// Hold the writer so no commit lands between the range delete and the
+	// catalog write.
+	s.e.writer.Lock()
+	defer s.e.writer.Unlock()
+	err = s.e.cat.Update(func(tx *catalog.Tx) error {
+		d, ok := tx.Database(t.DB)
+		if !ok || d.Tables[t.Name] == nil || d.Tables[t.Name].ID != t.ID {
+			return errorf("Table [%s] does not exist in database [%s].", t.Name, t.DB)
+		}
+		deleteTableData(tx.Batch, t.ID)
+		return nil
+	})
+	return execResult(err)
+}
+
+func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
+	t, err := s.ddlTable(tn)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{ResultSet: true, Columns: []Column{
+		{"Field", varcharType}, {"Type", varcharType}, {"Null", varcharType},
+		{"Key", varcharType}, {"Default", varcharType}, {"Extra", varcharType},
+	}}
+	for _, c := range t.Columns {
+		if c.Hidden && !s.ShowHidden() {
+			continue
+		}
+		null := "No"
+		if c.Nullable {
+			null = "Yes"
+		}
+		def := types.NullValue
+		if c.Default != nil && c.Default.Kind != catalog.DefaultNull {
+			def = str(defaultText(c.Default))
+		}
+		var extras []string
+		switch {
+		case c.IsKey:
+		case c.Agg != "":
+			extras = append(extras, c.Agg)
+		case t.Keys == catalog.UniqueKeys && !t.MergeOnWrite():
+			extras = append(extras, "REPLACE")
+		default:
+			extras = append(extras, "NONE")
+		}
+		if c.AutoInc {
+			extras = append(extras, "AUTO_INCREMENT")
+		}
+		extra := strings.Join(extras, ",")
+		res.Rows = append(res.Rows, []types.Value{
+			str(c.Name), str(c.Type.String()), str(null), str(fmt.Sprint(c.IsKey)), def, str(extra),
+		})
+	}
+	return res, nil
+}
+
+func defaultText(d *catalog.Default) string {
+	switch d.Kind {
+	case catalog.DefaultCurrentTimestamp:
+		if d.Precision > 0 {
+			return fmt.Sprintf("CURRENT_TIMESTAMP(%d)", d.Precision)
+		}
+		return "CURRENT_TIMESTAMP"
+	case catalog.DefaultCurrentDate:
+		return "CURRENT_DATE"
+	}
+	return d.Text
+}
+
+func (s *Session) showCreateTable(st *sql.ShowCreateTable) (*Result, error) {
+	t, err := s.ddlTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{ResultSet: true, Columns: []Column{{"Table", varcharType}, {"Create Table", varcharType}}}
+	res.Rows = [][]types.Value{{str(t.Name), str(s.createTableText(t))}}
+	return res, nil
+}
+
+// createTableText renders a table as Doris's SHOW CREATE TABLE does.
+func (s *Session) createTableText(t *catalog.Table) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE `%s` (\n", t.Name)
+	var lines []string
+	for _, c := range t.Columns {
+		if !c.Hidden {
+			lines = append(lines, "  "+columnSQL(t, c))
+		}
+	}
+	for _, ix := range t.Indexes {
+		l := fmt.Sprintf("  INDEX %s (%s)", ix.Name, backtickList(ix.Columns))
+		if ix.Type != "" {
+			l += " USING " + ix.Type
+		}
+		if ix.Comment != "" {
+			l += fmt.Sprintf(" COMMENT %q", ix.Comment)
+		}
+		lines = append(lines, l)
+	}
+	b.WriteString(strings.Join(lines, ",\n"))
+	b.WriteString("\n) ENGINE=OLAP\n")
+	var keys []string
+	for _, c := range t.Columns {
+		if c.IsKey {
+			keys = append(keys, c.Name)
+		}
+	}
+	kw := map[catalog.KeysType]string{catalog.DupKeys: "DUPLICATE", catalog.UniqueKeys: "UNIQUE", catalog.AggKeys: "AGGREGATE"}[t.Keys]
+	fmt.Fprintf(&b, "%s KEY(%s)\n", kw, backtickList(keys))
+	if len(t.ClusterBy) > 0 {
+		fmt.Fprintf(&b, "CLUSTER BY (%s)\n", backtickList(t.ClusterBy))
+	}
+	if strings.TrimSpace(t.Comment) != "" {
+		fmt.Fprintf(&b, "COMMENT '%s'\n", strings.ReplaceAll(t.Comment, "'", "\\'"))
+	}
+	if p := t.Partition; p != nil {
+		writePartition(&b, p)
+	}
+	d := t.Distribution
+	buckets := "AUTO"
+	if d.Buckets > 0 {
+		buckets = fmt.Sprint(d.Buckets)
+	}
+	if d.Random {
+		fmt.Fprintf(&b, "DISTRIBUTED BY RANDOM BUCKETS %s\n", buckets)
+	} else {
+		fmt.Fprintf(&b, "DISTRIBUTED BY HASH(%s) BUCKETS %s\n", backtickList(d.Columns), buckets)
+	}
+	b.WriteString("PROPERTIES (\n")
+	var props []string
+	for _, kv := range shownProps(t, !s.e.opts.DisableFeatureBinlog) {
+		props = append(props, fmt.Sprintf("%q = %q", kv[0], kv[1]))
+	}
+	b.WriteString(strings.Join(props, ",\n"))
+	b.WriteString("\n);")
+	return b.String()
+}
+
+func writePartition(b *strings.Builder, p *catalog.Partitioning) {
+	if p.Auto {
+		b.WriteString("AUTO ")
+	}
+	if p.Type == "LIST" {
+		fmt.Fprintf(b, "PARTITION BY LIST (%s)\n(", backtickList(p.Columns))
+	} else if p.Expr != "" {
+		fmt.Fprintf(b, "PARTITION BY RANGE (%s)\n(", p.Expr)
+	} else {
+		fmt.Fprintf(b, "PARTITION BY RANGE(%s)\n(", backtickList(p.Columns))
+	}
+	parts := make([]string, len(p.Parts))
+	for i, pd := range p.Parts {
+		parts[i] = "PARTITION " + pd.Name
+		if pd.Text != "" {
+			parts[i] += " " + pd.Text
+		}
+	}
+	b.WriteString(strings.Join(parts, ",\n"))
+	b.WriteString(")\n")
+}
+
+func backtickList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// columnSQL renders one column line as Doris's Column.toSql.
+func columnSQL(t *catalog.Table, c *catalog.Column) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "`%s` %s", c.Name, c.Type.String())
+	if t.Keys == catalog.AggKeys && !c.IsKey && c.Agg != "" {
+		b.WriteString(" " + c.Agg)
+	}
+	if c.Nullable {
+		b.WriteString(" NULL")
+	} else {
+		b.WriteString(" NOT NULL")
+	}
+	if c.AutoInc {
+		fmt.Fprintf(&b, " AUTO_INCREMENT(%d)", c.AutoIncStart)
+	}
+	if d := c.Default; d != nil && d.Kind != catalog.DefaultNull {
+		if d.Kind == catalog.DefaultLiteral {
+			fmt.Fprintf(&b, " DEFAULT \"%s\"", d.Text)
+		} else {
+			b.WriteString(" DEFAULT " + defaultText(d))
+		}
+	}
+	if c.OnUpdateNow {
+		b.WriteString(" ON UPDATE CURRENT_TIMESTAMP")
+	}
+	if strings.TrimSpace(c.Comment) != "" {
+		fmt.Fprintf(&b, " COMMENT \"%s\"", strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(c.Comment))
+	}
+	return b.String()
+}
+
+func (s *Session) showPartitions(st *sql.ShowPartitions) (*Result, error) {
+	t, err := s.ddlTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{ResultSet: true, Columns: []Column{
+		{"PartitionId", types.Type{Kind: types.BigInt}}, {"PartitionName", varcharType},
+		{"PartitionKey", varcharType}, {"Range", varcharType}, {"Buckets", types.Type{Kind: types.Int}},
+	}}
+	buckets := types.NewInt(types.Int, int64(t.Distribution.Buckets))
+	if t.Partition == nil {
+		res.Rows = append(res.Rows, []types.Value{types.NewInt(types.BigInt, t.ID), str(t.Name), str(""), str(""), buckets})
+		return res, nil
+	}
+	for i, p := range t.Partition.Parts {
+		res.Rows = append(res.Rows, []types.Value{
+			types.NewInt(types.BigInt, t.ID*1000+int64(i)+1), str(p.Name),
+			str(strings.Join(t.Partition.Columns, ", ")), str(p.Text), buckets,
+		})
+	}
+	return res, nil
+}

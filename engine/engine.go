@@ -1,0 +1,115 @@
+// Package engine executes Doris-dialect SQL statements against loadgw's
+// catalog and store: it owns the store, the catalog, the TSO oracle and the
+// writer, and hands out sessions that run statements with their own session
+// variables.
+package engine
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"loadgw/catalog"
+	"loadgw/clock"
+	"loadgw/storage"
+	"loadgw/tso"
+	"loadgw/upsert"
+)
+
+// Options configures an Engine. The zero value is the default.
+type Options struct {
+	// Clock is the time source of TSOs and now(). The default value is the
+	// system clock.
+	Clock clock.Clock
+	// Storage configures the store.
+	Storage storage.Options
+	// TimeZone is the default session time_zone. The default value is the
+	// zone of the process (TZ), as Doris defaults to the system zone.
+	TimeZone string
+	// EnableFeatureBinlog gates Row Binlog and the binlog.* properties, as the
+	// Doris FE option enable_feature_binlog. The default value is true.
+	DisableFeatureBinlog bool
+}
+
+// Engine is an open loadgw database. It is safe for concurrent use.
+type Engine struct {
+	opts    Options
+	db      *storage.DB
+	cat     *catalog.Catalog
+	oracle  *tso.Oracle
+	writer  *upsert.Writer
+	clock   clock.Clock
+	codecMu sync.Mutex
+	codecs  map[*catalog.Table]*catalog.RowCodec
+}
+
+// Open opens the engine on the store in dir.
+func Open(dir string, opts Options) (*Engine, error) {
+	if opts.Clock == nil {
+		opts.Clock = clock.System{}
+	}
+	if opts.TimeZone == "" {
+		opts.TimeZone = time.Local.String()
+		if opts.TimeZone == "Local" {
+			opts.TimeZone = "UTC"
+		}
+	}
+	db, err := storage.Open(dir, opts.Storage)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.Open(db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	oracle, err := tso.Open(db, opts.Clock, tso.Options{})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Engine{
+		opts:   opts,
+		db:     db,
+		cat:    cat,
+		oracle: oracle,
+		writer: upsert.NewWriter(db, oracle),
+		clock:  opts.Clock,
+		codecs: map[*catalog.Table]*catalog.RowCodec{},
+	}, nil
+}
+
+// Close closes the store.
+func (e *Engine) Close() error {
+	if err := e.db.Close(); err != nil {
+		return fmt.Errorf("cannot close store: %w", err)
+	}
+	return nil
+}
+
+// Catalog is the engine's catalog.
+func (e *Engine) Catalog() *catalog.Catalog { return e.cat }
+
+// Oracle is the engine's TSO oracle.
+func (e *Engine) Oracle() *tso.Oracle { return e.oracle }
+
+// Writer is the engine's transaction writer.
+func (e *Engine) Writer() *upsert.Writer { return e.writer }
+
+// Store is the engine's store.
+func (e *Engine) Store() *storage.DB { return e.db }
+
+// Codec returns the (cached) row codec of a table definition.
+func (e *Engine) Codec(t *catalog.Table) *catalog.RowCodec {
+	e.codecMu.Lock()
+	defer e.codecMu.Unlock()
+	rc, ok := e.codecs[t]
+	if !ok {
+		if len(e.codecs) > 1024 {
+			clear(e.codecs)
+		}
+		rc = catalog.NewRowCodec(t)
+		e.codecs[t] = rc
+	}
+	return rc
+}

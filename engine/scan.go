@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"loadgw/catalog"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// scanner reads the visible rows of a table from a snapshot: the newest
+// version of each key of a Unique/Aggregate Key table, without delete-marked
+// rows; every row of a Duplicate Key table.
+type scanner struct {
+	rc      *catalog.RowCodec
+	t       *catalog.Table
+	snap    *storage.Snapshot
+	now     time.Time
+	loc     *time.Location
+	delSign int // position of __DORIS_DELETE_SIGN__, or -1
+	scratch []types.Value
+}
+
+func (s *Session) newScanner(t *catalog.Table, snap *storage.Snapshot, now time.Time) *scanner {
+	_, ds := t.Column(catalog.DeleteSignCol)
+	return &scanner{rc: s.e.Codec(t), t: t, snap: snap, now: now, loc: s.loc, delSign: ds}
+}
+
+// scan calls fn for each visible row whose encoded key starts with prefix
+// (the table prefix for a full scan). The row slice is reused between calls.
+func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error)) error {
+	it, err := sc.snap.NewIter(prefix, storage.PrefixEnd(prefix))
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	row := make([]types.Value, len(sc.t.Columns))
+	unique := sc.t.IsUnique()
+	suffix := sc.rc.KeySuffixLen()
+	var lastKey []byte
+	for ok := it.First(); ok; ok = it.Next() {
+		key := it.Key()
+		if unique {
+			k := key[:len(key)-suffix]
+			if lastKey != nil && bytes.Equal(k, lastKey) {
+				continue // an older version of the same key
+			}
+			lastKey = append(lastKey[:0], k...)
+		}
+		if err := sc.decode(key, it.Value(), row); err != nil {
+			return err
+		}
+		if sc.delSign >= 0 && !row[sc.delSign].IsNull() && row[sc.delSign].I != 0 {
+			continue
+		}
+		more, err := fn(row)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return it.Close()
+}
+
+func (sc *scanner) decode(key, val []byte, row []types.Value) error {
+	if err := sc.rc.DecodeKey(key, row); err != nil {
+		return fmt.Errorf("cannot decode key of %s: %w", sc.t.Name, err)
+	}
+	var err error
+	sc.scratch, err = sc.rc.DecodeValue(val, row, sc.scratch, sc.fill)
+	if err != nil {
+		return fmt.Errorf("cannot decode row of %s: %w", sc.t.Name, err)
+	}
+	sc.rc.FillVirtual(row, sc.rc.KeyTSO(key))
+	return nil
+}
+
+// fill is the value of a column added after a row was written: its default.
+func (sc *scanner) fill(col int) types.Value {
+	c := sc.t.Columns[col]
+	v, err := columnDefault(c, sc.now, sc.loc)
+	if err != nil {
+		return types.Zero(c.Type)
+	}
+	return v
+}

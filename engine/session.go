@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/types"
+)
+
+// Column describes one column of a result set.
+type Column struct {
+	Name string
+	Type types.Type
+}
+
+// Result is the outcome of one statement: a result set, or an execution
+// status for DDL and DML.
+type Result struct {
+	ResultSet bool
+	Columns   []Column
+	Rows      [][]types.Value
+	// Affected is the number of rows a DML statement changed.
+	Affected int64
+	// Loc is the session time zone the values are to be shown in.
+	Loc *time.Location
+}
+
+// Session runs statements in order with its own current database and
+// session variables. A Session is not safe for concurrent use.
+type Session struct {
+	e    *Engine
+	db   string
+	vars map[string]string
+	loc  *time.Location
+}
+
+// NewSession starts a session whose current database is db ("" for none).
+func (e *Engine) NewSession(db string) *Session {
+	s := &Session{e: e, db: db, vars: map[string]string{}}
+	s.vars["time_zone"] = e.opts.TimeZone
+	loc, err := LoadZone(e.opts.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	s.loc = loc
+	return s
+}
+
+// DB is the session's current database.
+func (s *Session) DB() string { return s.db }
+
+// Location is the session's time zone.
+func (s *Session) Location() *time.Location { return s.loc }
+
+// Var returns a session variable's value.
+func (s *Session) Var(name string) string {
+	if v, ok := s.vars[name]; ok {
+		return v
+	}
+	return sessionVars[name].def
+}
+
+// ShowHidden reports SET show_hidden_columns = true.
+func (s *Session) ShowHidden() bool { return s.Var("show_hidden_columns") == "true" }
+
+// Execute parses text, which may hold several statements separated by ';',
+// and runs them in order. It returns the last statement's result; the first
+// failure stops the run.
+func (s *Session) Execute(text string) (*Result, error) {
+	stmts, err := sql.Parse(text)
+	if err != nil {
+		var se *sql.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &Error{Msg: se.Error()}
+		}
+		return nil, err
+	}
+	if len(stmts) == 0 {
+		return nil, errorf("Nothing to execute")
+	}
+	var res *Result
+	for _, st := range stmts {
+		res, err = s.run(st, text)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (s *Session) run(st sql.Statement, src string) (*Result, error) {
+	switch st := st.(type) {
+	case *sql.Use:
+		return s.use(st.DB)
+	case *sql.SetVar:
+		return s.set(st)
+	case *sql.SetNames:
+		return &Result{}, nil
+	case *sql.ShowVariables:
+		return s.showVariables(st)
+	case *sql.CreateDatabase:
+		return s.createDatabase(st)
+	case *sql.DropDatabase:
+		return s.dropDatabase(st)
+	case *sql.ShowDatabases:
+		return s.showDatabases(st)
+	case *sql.ShowTables:
+		return s.showTables(st)
+	case *sql.CreateTable:
+		return s.createTable(st)
+	case *sql.DropTable:
+		return s.dropTable(st)
+	case *sql.Truncate:
+		return s.truncate(st)
+	case *sql.Describe:
+		return s.describe(st.Table, st.All)
+	case *sql.ShowColumns:
+		return s.describe(st.Table, false)
+	case *sql.ShowCreateTable:
+		return s.showCreateTable(st)
+	case *sql.ShowPartitions:
+		return s.showPartitions(st)
+	case *sql.AlterTable:
+		return s.alterTable(st)
+	case *sql.Insert:
+		return s.insert(st)
+	case *sql.Select:
+		return s.query(st)
+	}
+	return nil, errorf("Unsupported statement: %s", strings.TrimSpace(st.Source().Text(src)))
+}
+
+func (s *Session) use(db string) (*Result, error) {
+	if _, ok := s.e.cat.Database(db); !ok && !strings.EqualFold(db, "information_schema") {
+		return nil, errorf("Unknown database '%s'", db)
+	}
+	s.db = db
+	return &Result{}, nil
+}
+
+// evalContext is the per-statement evaluation context: one reference time.
+func (s *Session) evalContext() *expr.Context {
+	return &expr.Context{Loc: s.loc, Now: s.e.clock.Now()}
+}
+
+// dbName resolves an optional database qualifier against the session.
+func (s *Session) dbName(db string) (string, error) {
+	if db != "" {
+		return db, nil
+	}
+	if s.db == "" || strings.EqualFold(s.db, "information_schema") {
+		return "", errorf("Current database is not set.")
+	}
+	return s.db, nil
+}
+
+func fmtTableName(db, name string) string { return fmt.Sprintf("%s.%s", db, name) }

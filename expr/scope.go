@@ -1,0 +1,85 @@
+package expr
+
+import (
+	"fmt"
+	"strings"
+
+	"loadgw/types"
+)
+
+// Column is one slot of the row an expression is evaluated against.
+type Column struct {
+	// Name is the column name; lookups compare it case-insensitively, as
+	// Doris does.
+	Name string
+	// Table is the table name or alias that qualifies the column (`t.a`).
+	// Empty means the column can only be referenced unqualified.
+	Table string
+	// Type is the column type.
+	Type types.Type
+}
+
+// Scope is what names resolve against when binding. Column i is row[i].
+type Scope struct {
+	// Columns lists the row's slots in order.
+	Columns []Column
+	// Clause names the plan node being bound ("PROJECT", "FILTER", "SORT",
+	// "AGGREGATE", ...). It only shapes error texts the way Nereids does:
+	// "Unknown column 'x' in 'table list' in PROJECT clause" and
+	// "LOGICAL_FILTER can not contains AggregateFunction expression: sum(a)".
+	// The default value ("") omits the clause from the unknown-column text and
+	// reports aggregates as LOGICAL_PROJECT.
+	Clause string
+	// Agg maps an aggregate call (sum(a), count(*), ...) to a slot of the
+	// aggregated row the expression is evaluated against. The query layer
+	// sets it when binding the select list, HAVING and ORDER BY of an
+	// aggregating query. The default value (nil) denies aggregate functions
+	// with Doris's error.
+	Agg func(call *Call) (idx int, t types.Type, err error)
+}
+
+// lookup resolves a column reference to its slot.
+func (s *Scope) lookup(ref *ColumnRef) (int, types.Type, error) {
+	found := -1
+	if s != nil {
+		for i := range s.Columns {
+			c := &s.Columns[i]
+			if !strings.EqualFold(c.Name, ref.Name) {
+				continue
+			}
+			if ref.Table != "" && !strings.EqualFold(c.Table, ref.Table) {
+				continue
+			}
+			if found >= 0 {
+				// Unconfirmed text: Nereids reports ambiguity with its
+				// internal slot ids; this is MySQL's wording.
+				return 0, types.Type{}, fmt.Errorf("Column '%s' in field list is ambiguous", ref.Name)
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return 0, types.Type{}, s.unknownColumn(ref)
+	}
+	return found, s.Columns[found].Type, nil
+}
+
+func (s *Scope) unknownColumn(ref *ColumnRef) error {
+	where := "table list"
+	if ref.Table != "" {
+		where = ref.Table
+	}
+	msg := fmt.Sprintf("Unknown column '%s' in '%s'", ref.Name, where)
+	if s != nil && s.Clause != "" {
+		msg += " in " + s.Clause + " clause"
+	}
+	return &Error{Msg: msg}
+}
+
+func (s *Scope) aggDenied(call *Call) error {
+	clause := "PROJECT"
+	if s != nil && s.Clause != "" {
+		clause = s.Clause
+	}
+	return &Error{Msg: fmt.Sprintf("LOGICAL_%s can not contains AggregateFunction expression: %s", clause, String(call))}
+}

@@ -1,0 +1,125 @@
+// Package httpapi serves loadgw's HTTP surface with Doris's wire contract:
+// the SQL endpoint POST /api/query/{ns}/{db}, GET /api/tso, and the liveness
+// probe GET /. Every endpoint answers in Doris's JSON layout; SQL and load
+// outcomes are HTTP 200 with the outcome in the body.
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"go.uber.org/zap"
+
+	"loadgw/engine"
+)
+
+// Options configures the HTTP handler. The zero value is the default.
+type Options struct {
+	// User and Password are the one account loadgw accepts with Basic auth.
+	// The default value is user "root" with an empty password.
+	User     string
+	Password string
+	// MaxQueryBodyBytes bounds the body of a SQL request.
+	// The default value is 16 MiB.
+	MaxQueryBodyBytes int64
+	// Logger receives request errors. The default value discards them.
+	Logger *zap.Logger
+}
+
+func (o *Options) ensureDefaults() {
+	if o.User == "" {
+		o.User = "root"
+	}
+	if o.MaxQueryBodyBytes <= 0 {
+		o.MaxQueryBodyBytes = 16 << 20
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+}
+
+// Server is the HTTP handler of loadgw.
+type Server struct {
+	opts   Options
+	engine *engine.Engine
+	router chi.Router
+}
+
+// New returns the handler serving e.
+func New(e *engine.Engine, opts Options) *Server {
+	opts.ensureDefaults()
+	s := &Server{opts: opts, engine: e}
+	r := chi.NewRouter()
+	r.Get("/", s.handleRoot)
+	r.Head("/", s.handleRoot)
+	r.Get("/api/tso", s.auth(s.handleTSO))
+	r.Post("/api/query/{ns}/{db}", s.auth(s.handleQuery))
+	s.router = r
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+func (s *Server) handleRoot(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write([]byte("loadgw\n"))
+	}
+}
+
+// auth checks Basic auth. Doris accepts "user", "user@cluster" and
+// "default_cluster:user".
+func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		user, pass, ok := r.BasicAuth()
+		if ok {
+			user = normalizeUser(user)
+		}
+		if !ok || user != s.opts.User || pass != s.opts.Password {
+			w.Header().Set("WWW-Authenticate", `Basic realm="loadgw"`)
+			writeJSON(w, http.StatusUnauthorized, restResponse{
+				Msg: "Unauthorized", Code: 401,
+				Data: "Access denied for user '" + user + "'. Please check the username and password.",
+			})
+			return
+		}
+		next(w, r)
+	}
+}
+
+func normalizeUser(u string) string {
+	if i := strings.Index(u, ":"); i >= 0 {
+		u = u[i+1:]
+	}
+	if i := strings.Index(u, "@"); i >= 0 {
+		u = u[:i]
+	}
+	return u
+}
+
+// restResponse is Doris's generic REST envelope, field order as Doris.
+type restResponse struct {
+	Msg   string `json:"msg"`
+	Code  int    `json:"code"`
+	Data  any    `json:"data"`
+	Count int    `json:"count"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func (s *Server) handleTSO(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, restResponse{Msg: "success", Code: 0, Data: s.engine.Oracle().Current()})
+}

@@ -1,0 +1,58 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SyntaxError is a parse failure, worded like Doris's Nereids parser (which
+// reports ANTLR's messages): Error() is "\n" + Msg + "(line L, pos P)".
+// Msg is one of
+//
+//	mismatched input 'X' expecting {A, B, ...}
+//	extraneous input 'X' expecting {A, B, ...}
+//	no viable alternative at input '...'
+//	token recognition error at: '...'
+//
+// or a plain sentence for syntax that loadgw does not support. The expecting
+// set lists a few plausible tokens, not ANTLR's exact set.
+type SyntaxError struct {
+	Msg    string
+	Line   int // 1-based line of the offending token
+	Col    int // 0-based character position within the line, as ANTLR's pos
+	Offset int // byte offset of the offending token in the parsed text
+}
+
+// Error returns the Doris-style message.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("\n%s(line %d, pos %d)", e.Msg, e.Line, e.Col)
+}
+
+// bailout carries a *SyntaxError out of the recursive descent; it is
+// recovered at the package's entry points only.
+type bailout struct{ err error }
+
+// errAt is a syntax error located at token t.
+func errAt(t token, msg string) *SyntaxError {
+	return &SyntaxError{Msg: msg, Line: t.line, Col: t.col, Offset: t.off}
+}
+
+// display is how a token appears in a message: its source text, or <EOF>.
+func (p *parser) display(t token) string {
+	if t.kind == tkEOF {
+		return "<EOF>"
+	}
+	return p.src[t.off:t.end]
+}
+
+// formatExpecting renders an expected-token set like ANTLR: a single
+// element bare, several in braces.
+func formatExpecting(set []string) string {
+	if len(set) == 1 {
+		return set[0]
+	}
+	return "{" + strings.Join(set, ", ") + "}"
+}
+
+// maxExpecting bounds the expecting-set shown in messages.
+const maxExpecting = 12

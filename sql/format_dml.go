@@ -1,0 +1,149 @@
+package sql
+
+import "loadgw/expr"
+
+func (w *writer) selectStmt(s *Select) {
+	w.p("SELECT ")
+	if s.Hint != "" {
+		w.p("/*+ ", s.Hint, " */ ")
+	}
+	w.p(flag(s.Distinct, "DISTINCT "))
+	for i, it := range s.Items {
+		if i > 0 {
+			w.p(", ")
+		}
+		w.p(FormatExpr(it.Expr))
+		if it.Alias != "" {
+			w.p(" AS ", QuoteIdent(it.Alias))
+		}
+	}
+	if s.From != nil {
+		w.p(" FROM ")
+		w.tableRef(s.From)
+	}
+	w.optExpr(" WHERE ", s.Where)
+	if s.GroupBy != nil {
+		w.p(" GROUP BY ")
+		w.exprs(s.GroupBy)
+	}
+	w.optExpr(" HAVING ", s.Having)
+	w.orderBy(s.OrderBy)
+	if s.Limit != nil {
+		w.p(" LIMIT ", itoa(s.Limit.Count))
+		if s.Limit.Offset != 0 {
+			w.p(" OFFSET ", itoa(s.Limit.Offset))
+		}
+	}
+}
+
+func (w *writer) optExpr(kw string, e expr.Expr) {
+	if e != nil {
+		w.p(kw, FormatExpr(e))
+	}
+}
+
+func (w *writer) exprs(list []expr.Expr) {
+	for i, e := range list {
+		if i > 0 {
+			w.p(", ")
+		}
+		w.p(FormatExpr(e))
+	}
+}
+
+func (w *writer) orderBy(items []OrderItem) {
+	if items == nil {
+		return
+	}
+	w.p(" ORDER BY ")
+	for i, it := range items {
+		if i > 0 {
+			w.p(", ")
+		}
+		w.p(FormatExpr(it.Expr), flag(it.Desc, " DESC"))
+		if it.NullsFirst != nil {
+			w.p(" NULLS ", map[bool]string{true: "FIRST", false: "LAST"}[*it.NullsFirst])
+		}
+	}
+}
+
+func (w *writer) tableRef(r *TableRef) {
+	switch {
+	case r.Subquery != nil:
+		w.p("(")
+		w.selectStmt(r.Subquery)
+		w.p(")")
+	case r.Func != "":
+		w.p(r.Func, propList(r.FuncArgs))
+	default:
+		w.p(tableName(r.Table))
+		if r.ScanParams != nil {
+			w.p("@", r.ScanParams.Name, propList(r.ScanParams.Props))
+		}
+		w.optExpr(" FOR VERSION AS OF ", r.VersionAsOf)
+		w.optExpr(" FOR TIME AS OF ", r.TimeAsOf)
+		if r.Partitions != nil {
+			w.p(" PARTITION ", identList(r.Partitions))
+		}
+	}
+	if r.Alias != "" {
+		w.p(" AS ", QuoteIdent(r.Alias))
+	}
+}
+
+func (w *writer) insert(s *Insert) {
+	if s.Overwrite {
+		w.p("INSERT OVERWRITE TABLE ", tableName(s.Table))
+	} else {
+		w.p("INSERT INTO ", tableName(s.Table))
+	}
+	if s.Partitions != nil {
+		w.p(flag(s.Temporary, " TEMPORARY"), " PARTITION ", identList(s.Partitions))
+	}
+	if s.Label != "" {
+		w.p(" WITH LABEL ", QuoteIdent(s.Label))
+	}
+	if s.Columns != nil {
+		w.p(" ", identList(s.Columns))
+	}
+	if s.Query != nil {
+		w.p(" ")
+		w.selectStmt(s.Query)
+		return
+	}
+	w.p(" VALUES ")
+	for i, row := range s.Rows {
+		if i > 0 {
+			w.p(", ")
+		}
+		w.p("(")
+		w.exprs(row)
+		w.p(")")
+	}
+}
+
+func (w *writer) update(s *Update) {
+	w.p("UPDATE ", tableName(s.Table))
+	if s.Alias != "" {
+		w.p(" AS ", QuoteIdent(s.Alias))
+	}
+	w.p(" SET ")
+	for i, a := range s.Set {
+		if i > 0 {
+			w.p(", ")
+		}
+		w.p(FormatExpr(a.Column), " = ", FormatExpr(a.Value))
+	}
+	w.optExpr(" WHERE ", s.Where)
+}
+
+func (w *writer) deleteStmt(s *Delete) {
+	w.p("DELETE FROM ", tableName(s.Table))
+	if s.Partitions != nil {
+		w.p(" PARTITION ", identList(s.Partitions))
+	}
+	if s.Alias != "" {
+		w.p(" AS ", QuoteIdent(s.Alias))
+	}
+	w.optExpr(" WHERE ", s.Where)
+}

@@ -1,0 +1,236 @@
+package sql
+
+import (
+	"strings"
+
+	"loadgw/expr"
+)
+
+// query parses a SELECT, possibly parenthesised, and records its span.
+// Set operations are rejected.
+func (p *parser) query() *Select {
+	start := p.peek().off
+	var s *Select
+	if p.acceptOp("(") {
+		s = p.query()
+		p.expectOp(")")
+	} else {
+		s = p.selectBlock()
+	}
+	s.Span = Span{Start: start, End: p.toks[p.i-1].end}
+	for _, kw := range []string{"UNION", "EXCEPT", "INTERSECT", "MINUS"} {
+		if p.isKw(kw) {
+			p.unsupported(kw)
+		}
+	}
+	return s
+}
+
+// selectBlock parses SELECT ... [FROM ...] [WHERE] [GROUP BY] [HAVING]
+// [ORDER BY] [LIMIT].
+func (p *parser) selectBlock() *Select {
+	p.expectKw("SELECT")
+	s := &Select{Hint: p.optHint()}
+	if p.acceptKw("DISTINCT") {
+		s.Distinct = true
+	} else {
+		p.acceptKw("ALL")
+	}
+	if s.Hint == "" {
+		s.Hint = p.optHint()
+	}
+	s.Items = p.selectItems()
+	if p.acceptKw("FROM") {
+		s.From = p.tableRef()
+		p.rejectJoin()
+	}
+	if p.acceptKw("WHERE") {
+		s.Where = p.expr()
+	}
+	if p.acceptKws("GROUP", "BY") {
+		s.GroupBy = p.exprList()
+	}
+	if p.acceptKw("HAVING") {
+		s.Having = p.expr()
+	}
+	s.OrderBy = p.optOrderBy()
+	s.Limit = p.optLimit()
+	return s
+}
+
+// optHint consumes a /*+ ... */ token.
+func (p *parser) optHint() string {
+	if t := p.peek(); t.kind == tkHint {
+		p.next()
+		return t.text
+	}
+	return ""
+}
+
+func (p *parser) selectItems() []SelectItem {
+	var items []SelectItem
+	for {
+		items = append(items, p.selectItem())
+		if !p.acceptOp(",") {
+			return items
+		}
+	}
+}
+
+// selectItem parses *, t.*, or expr [[AS] alias].
+func (p *parser) selectItem() SelectItem {
+	t := p.peek()
+	if p.acceptOp("*") {
+		return SelectItem{Expr: &expr.Star{P: t.off}}
+	}
+	if p.isIdent() && p.isOpN(1, ".") && p.isOpN(2, "*") {
+		p.i += 3
+		return SelectItem{Expr: &expr.Star{P: t.off, Table: t.text}}
+	}
+	it := SelectItem{Expr: p.expr()}
+	it.Alias = p.optAlias(true)
+	return it
+}
+
+// optAlias parses [AS] alias; withText also allows a string alias.
+func (p *parser) optAlias(withText bool) string {
+	as := p.acceptKw("AS")
+	if withText && p.peek().kind == tkString {
+		return p.next().text
+	}
+	if as || p.isIdent() {
+		return p.ident()
+	}
+	return ""
+}
+
+// tableRef parses one relation of FROM.
+func (p *parser) tableRef() *TableRef {
+	t := p.peek()
+	r := &TableRef{P: t.off}
+	switch {
+	case p.acceptOp("("):
+		r.Subquery = p.query()
+		p.expectOp(")")
+	case p.isIdent() && p.isOpN(1, "("):
+		r.Func = strings.ToLower(p.next().text)
+		r.FuncArgs = p.propertyList()
+	default:
+		p.tableSource(r)
+	}
+	r.Alias = p.optAlias(false)
+	return r
+}
+
+// tableSource parses [db.]t [@fn(props)] [FOR VERSION|TIME AS OF x]
+// [[TEMPORARY] PARTITION(S) ...].
+func (p *parser) tableSource(r *TableRef) {
+	r.Table = p.tableName()
+	if p.acceptOp("@") {
+		sp := &ScanParams{Name: strings.ToLower(p.ident())}
+		sp.Props = p.propertyList()
+		r.ScanParams = sp
+	}
+	if p.acceptKw("FOR") {
+		p.snapshot(r)
+	}
+	p.acceptKw("TEMPORARY")
+	if p.acceptKw("PARTITION") || p.acceptKw("PARTITIONS") {
+		r.Partitions = p.partitionNames()
+	}
+}
+
+// snapshot parses VERSION AS OF int|string or TIME AS OF string after FOR.
+func (p *parser) snapshot(r *TableRef) {
+	switch {
+	case p.acceptKw("VERSION"):
+		p.expectKw("AS", "OF")
+		t := p.peek()
+		if t.kind == tkString {
+			p.next()
+			r.VersionAsOf = stringLiteral(t.off, t.text)
+			return
+		}
+		p.expect("STRING_LITERAL")
+		p.expect("INTEGER_VALUE")
+		if t.kind != tkInt {
+			p.mismatch()
+		}
+		p.next()
+		r.VersionAsOf = intLiteral(t.text, false, t.off)
+	case p.acceptKw("TIME"):
+		p.expectKw("AS", "OF")
+		t := p.peek()
+		r.TimeAsOf = stringLiteral(t.off, p.stringLit())
+	default:
+		p.mismatch()
+	}
+}
+
+// rejectJoin reports joins, which loadgw does not execute, clearly.
+func (p *parser) rejectJoin() {
+	if t := p.peek(); t.kind == tkOp && t.text == "," {
+		p.unsupported("JOIN")
+	}
+	for _, kw := range []string{"JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "LATERAL"} {
+		if p.isKwN(0, kw) {
+			p.unsupported("JOIN")
+		}
+	}
+}
+
+// optOrderBy parses ORDER BY expr [ASC|DESC] [NULLS FIRST|LAST], ...
+func (p *parser) optOrderBy() []OrderItem {
+	if !p.acceptKws("ORDER", "BY") {
+		return nil
+	}
+	var items []OrderItem
+	for {
+		it := OrderItem{Expr: p.expr()}
+		if p.acceptKw("DESC") {
+			it.Desc = true
+		} else {
+			p.acceptKw("ASC")
+		}
+		if p.acceptKw("NULLS") {
+			first := p.acceptKw("FIRST")
+			if !first {
+				p.expectKw("LAST")
+			}
+			it.NullsFirst = &first
+		}
+		items = append(items, it)
+		if !p.acceptOp(",") {
+			return items
+		}
+	}
+}
+
+// optLimit parses LIMIT n [OFFSET m] | LIMIT m, n.
+func (p *parser) optLimit() *Limit {
+	if !p.acceptKw("LIMIT") {
+		return nil
+	}
+	l := &Limit{Count: p.uintLit()}
+	switch {
+	case p.acceptKw("OFFSET"):
+		l.Offset = p.uintLit()
+	case p.acceptOp(","):
+		l.Offset, l.Count = l.Count, p.uintLit()
+	}
+	return l
+}
+
+// uintLit consumes a non-negative integer literal.
+func (p *parser) uintLit() int64 {
+	p.expect("INTEGER_VALUE")
+	if p.peek().kind != tkInt {
+		p.mismatch()
+	}
+	t := p.next()
+	n, ok := parseInt64(t.text, false)
+	if !ok {
+		p.fail(errAt(t, "integer literal out of range: "+t.text))
+	}
+	return n
+}

@@ -1,0 +1,249 @@
+// Package storage is loadgw's only user of Pebble. It offers an ordered
+// key-value store with atomic, synced batches, consistent snapshots and
+// iterators, plus the order-preserving key encoding and the compact row
+// encoding of typed values.
+//
+// # Crash contract
+//
+// A Batch committed with Commit is durable when Commit returns nil: it is
+// written to the WAL and fsynced. Either every mutation of a batch is visible
+// or none is, also after a crash. A failed Commit leaves the store unchanged
+// but the process should stop, as the WAL state is unknown (see Commit).
+package storage
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+)
+
+// Options configures Open. The zero value is the default.
+type Options struct {
+	// CacheBytes is the size of the block cache.
+	// The default value is 256 MiB.
+	CacheBytes int64
+	// MemTableBytes is the size of one memtable.
+	// The default value is 64 MiB.
+	MemTableBytes uint64
+	// NoSync skips the fsync of commits. DANGEROUS: a crash can lose
+	// acknowledged writes. Only for tests and benchmarks.
+	// The default value is false.
+	NoSync bool
+}
+
+// EnsureDefaults fills unset fields with their defaults.
+func (o *Options) EnsureDefaults() {
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 256 << 20
+	}
+	if o.MemTableBytes == 0 {
+		o.MemTableBytes = 64 << 20
+	}
+}
+
+// DB is an open store. It is safe for concurrent use.
+type DB struct {
+	pdb   *pebble.DB
+	write *pebble.WriteOptions
+}
+
+// ErrNotFound is returned by Get when a key does not exist.
+var ErrNotFound = errors.New("storage: not found")
+
+// Open opens (creating if needed) the store in dir.
+func Open(dir string, opts Options) (*DB, error) {
+	opts.EnsureDefaults()
+	cache := pebble.NewCache(opts.CacheBytes)
+	defer cache.Unref()
+	po := &pebble.Options{
+		Cache:                       cache,
+		MemTableSize:                opts.MemTableBytes,
+		MemTableStopWritesThreshold: 4,
+		L0CompactionThreshold:       4,
+		L0StopWritesThreshold:       24,
+		LBaseMaxBytes:               256 << 20,
+		MaxOpenFiles:                4096,
+		Logger:                      quietLogger{},
+	}
+	for i := range po.Levels {
+		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+		po.Levels[i].BlockSize = 32 << 10
+	}
+	po.EnsureDefaults()
+	pdb, err := pebble.Open(dir, po)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open store in %q: %w", dir, err)
+	}
+	w := pebble.Sync
+	if opts.NoSync {
+		w = pebble.NoSync
+	}
+	return &DB{pdb: pdb, write: w}, nil
+}
+
+// Close flushes nothing extra (every commit is already durable) and releases
+// the store.
+func (db *DB) Close() error { return db.pdb.Close() }
+
+// Get returns a copy of the value stored under key, or ErrNotFound.
+func (db *DB) Get(key []byte) ([]byte, error) {
+	v, closer, err := db.pdb.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), v...)
+	closer.Close()
+	return out, nil
+}
+
+// NewBatch starts a write batch. End it with Commit or Close.
+func (db *DB) NewBatch() *Batch { return &Batch{db: db, b: db.pdb.NewBatch()} }
+
+// Update runs fn on a new batch and commits it if fn returns nil.
+func (db *DB) Update(fn func(*Batch) error) error {
+	b := db.NewBatch()
+	defer b.Close()
+	if err := fn(b); err != nil {
+		return err
+	}
+	return b.Commit()
+}
+
+// NewSnapshot returns a consistent read view. Close it when done.
+func (db *DB) NewSnapshot() *Snapshot { return &Snapshot{s: db.pdb.NewSnapshot()} }
+
+// NewIter iterates the live store over [lower, upper). A nil bound is open.
+func (db *DB) NewIter(lower, upper []byte) (*Iter, error) {
+	it, err := db.pdb.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, err
+	}
+	return &Iter{it: it}, nil
+}
+
+// Compact compacts the key range [start, end).
+func (db *DB) Compact(start, end []byte) error {
+	return db.pdb.Compact(nil, start, end, true)
+}
+
+// Batch is a set of mutations applied atomically by Commit.
+type Batch struct {
+	db *DB
+	b  *pebble.Batch
+}
+
+// Set stores value under key. The batch copies both.
+func (b *Batch) Set(key, value []byte) { _ = b.b.Set(key, value, nil) }
+
+// Delete removes key.
+func (b *Batch) Delete(key []byte) { _ = b.b.Delete(key, nil) }
+
+// DeleteRange removes every key in [start, end).
+func (b *Batch) DeleteRange(start, end []byte) { _ = b.b.DeleteRange(start, end, nil) }
+
+// Len is the number of bytes the batch holds.
+func (b *Batch) Len() int { return b.b.Len() }
+
+// Empty reports whether the batch has no mutations.
+func (b *Batch) Empty() bool { return b.b.Empty() }
+
+// Commit applies the batch atomically and, unless the store was opened with
+// NoSync, waits for the fsync. A Commit error means the WAL state is unknown:
+// the caller must not report success and should stop the process.
+func (b *Batch) Commit() error {
+	if err := b.b.Commit(b.db.write); err != nil {
+		return fmt.Errorf("cannot commit batch: %w", err)
+	}
+	return nil
+}
+
+// Close releases the batch; it does nothing to a committed batch's effects.
+func (b *Batch) Close() {
+	if b.b != nil {
+		_ = b.b.Close()
+		b.b = nil
+	}
+}
+
+// Snapshot is a consistent, immutable read view of the store.
+type Snapshot struct {
+	s *pebble.Snapshot
+}
+
+// Get returns a copy of the value under key in the snapshot, or ErrNotFound.
+func (s *Snapshot) Get(key []byte) ([]byte, error) {
+	v, closer, err := s.s.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(nil), v...)
+	closer.Close()
+	return out, nil
+}
+
+// NewIter iterates the snapshot over [lower, upper).
+func (s *Snapshot) NewIter(lower, upper []byte) (*Iter, error) {
+	it, err := s.s.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil, err
+	}
+	return &Iter{it: it}, nil
+}
+
+// Close releases the snapshot.
+func (s *Snapshot) Close() error { return s.s.Close() }
+
+// Iter walks keys in ascending order. Key and Value are valid until the next
+// positioning call.
+type Iter struct {
+	it *pebble.Iterator
+}
+
+// First positions at the first key; it reports whether one exists.
+func (i *Iter) First() bool { return i.it.First() }
+
+// SeekGE positions at the first key >= key.
+func (i *Iter) SeekGE(key []byte) bool { return i.it.SeekGE(key) }
+
+// Next advances; it reports whether the iterator is still valid.
+func (i *Iter) Next() bool { return i.it.Next() }
+
+// Valid reports whether the iterator is positioned at a key.
+func (i *Iter) Valid() bool { return i.it.Valid() }
+
+// Key is the current key.
+func (i *Iter) Key() []byte { return i.it.Key() }
+
+// Value is the current value.
+func (i *Iter) Value() []byte { return i.it.Value() }
+
+// Close releases the iterator and reports any error met while iterating.
+func (i *Iter) Close() error { return i.it.Close() }
+
+// PrefixEnd returns the smallest key greater than every key with prefix p.
+func PrefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		end[i]++
+		if end[i] != 0 {
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{})  {}
+func (quietLogger) Errorf(string, ...interface{}) {}
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	panic(fmt.Sprintf(format, args...))
+}
