@@ -163,7 +163,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 
 func nonGroupError(err error, e expr.Expr) error {
 	if strings.HasPrefix(err.Error(), "Unknown column") {
-		return errorf("%s must appear in the GROUP BY clause or be used in an aggregate function", expr.String(e))
+		return errorf("PROJECT expression '%s' must appear in the GROUP BY clause or be used in an aggregate function", expr.String(e))
 	}
 	return err
 }

@@ -73,8 +73,9 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (*plan, error) {
 	if len(st.GroupBy) > 0 || hasAggregate(st) {
 		return p, s.planAggregate(p, st, items)
 	}
+	project := &expr.Scope{Columns: p.scope.Columns, Clause: "PROJECT"}
 	for _, it := range items {
-		c, err := expr.Bind(it.Expr, p.scope)
+		c, err := expr.Bind(it.Expr, project)
 		if err != nil {
 			return nil, err
 		}

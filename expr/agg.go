@@ -129,6 +129,11 @@ func (a *sumAgg) Add(st AggState, args []types.Value) error {
 		return nil
 	}
 	s := st.(*sumState)
+	if a.t.Kind == types.Double && !isNumeric(v.Kind) {
+		if v = castValue(v, tDouble, &Context{}); v.Kind == types.Null {
+			return nil
+		}
+	}
 	s.has = true
 	switch a.t.Kind {
 	case types.BigInt:
@@ -142,11 +147,6 @@ func (a *sumAgg) Add(st AggState, args []types.Value) error {
 		}
 		s.d.Add(s.d, rescale(x, sx, int(a.t.Scale)))
 	default:
-		if !isNumeric(v.Kind) {
-			if v = castValue(v, tDouble, &Context{}); v.Kind == types.Null {
-				return nil
-			}
-		}
 		s.f += asFloat(v)
 	}
 	return nil
@@ -306,7 +306,9 @@ func (a *distinctAgg) Add(st AggState, args []types.Value) error {
 	return a.inner.Add(s.inner, args)
 }
 
-func (a *distinctAgg) Result(st AggState) types.Value { return a.inner.Result(st.(*distinctState).inner) }
+func (a *distinctAgg) Result(st AggState) types.Value {
+	return a.inner.Result(st.(*distinctState).inner)
+}
 
 // distinctKey encodes a value so that equal values (across integer kinds
 // and decimal scales) get equal keys.

@@ -67,9 +67,9 @@ type constNode struct {
 	t types.Type
 }
 
-func (n *constNode) Type() types.Type                                { return n.t }
+func (n *constNode) Type() types.Type                                  { return n.t }
 func (n *constNode) Eval([]types.Value, *Context) (types.Value, error) { return n.v, nil }
-func (n *constNode) IsConst() bool                                   { return true }
+func (n *constNode) IsConst() bool                                     { return true }
 
 // colNode reads a row slot.
 type colNode struct {

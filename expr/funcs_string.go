@@ -138,7 +138,7 @@ func concatWS(_ *Context, a []types.Value) (types.Value, error) {
 }
 
 // substr is 1-based over characters; a negative start counts from the end;
-// start 0 or a length below 1 gives ''.
+// start 0 or a length below 1 gives ”.
 func substr(a []types.Value) types.Value {
 	r := []rune(a[0].S)
 	pos := a[1].I
@@ -238,7 +238,7 @@ func locate(sub, s string, pos int64) int {
 }
 
 // splitPart returns the n-th field (negative: from the end); NULL when the
-// field does not exist (unconfirmed: Doris may return '').
+// field does not exist (unconfirmed: Doris may return ”).
 func splitPart(a []types.Value) types.Value {
 	if a[1].S == "" || a[2].I == 0 {
 		return types.NullValue

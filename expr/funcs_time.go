@@ -170,7 +170,7 @@ func rawTimestampDiff(b *binder, name string, args []Expr) (Compiled, error) {
 			return nil, errorf("Unsupported time unit: %s", unit)
 		}
 	}
-	return b.bindCall(&Call{P: args[0].Pos(), Name: unitName(unit) + "_diff", Args: args[1:]})
+	return b.bindCall(&Call{P: args[0].Pos(), Name: unitName(unit) + "_diff", Args: []Expr{args[2], args[1]}})
 }
 
 func registerUnix() {

@@ -42,7 +42,9 @@ func isSmallInt(k types.Kind) bool { return k >= types.TinyInt && k <= types.Big
 func isFloat(k types.Kind) bool    { return k == types.Float || k == types.Double }
 func isNumeric(k types.Kind) bool  { return k >= types.TinyInt && k <= types.Decimal }
 func isString(k types.Kind) bool   { return k == types.Char || k == types.Varchar || k == types.String }
-func isDateLike(k types.Kind) bool { return k == types.Date || k == types.DateTime || k == types.TimestampTZ }
+func isDateLike(k types.Kind) bool {
+	return k == types.Date || k == types.DateTime || k == types.TimestampTZ
+}
 
 // numericRank is NUMERIC_PRECEDENCE: a higher rank wins.
 func numericRank(k types.Kind) int {

@@ -292,7 +292,8 @@ type PartitionDef struct {
 	// PartitionStep.
 	Lower, Upper []PartValue
 	// In holds the value tuples of PartitionIn. VALUES IN ("a","b") gives two
-	// one-element tuples; VALUES IN (("a","b"),("c","d")) gives two pairs.
+	// one-element tuples; VALUES IN (("a","b"),("c","d")) gives two pairs; a
+	// LIST partition written without VALUES has Kind PartitionIn and nil In.
 	In [][]PartValue
 	// StepAmount and StepUnit are INTERVAL n [unit] of PartitionStep; the
 	// unit is upper case or "".

@@ -54,5 +54,39 @@ func formatExpecting(set []string) string {
 	return "{" + strings.Join(set, ", ") + "}"
 }
 
-// maxExpecting bounds the expecting-set shown in messages.
-const maxExpecting = 12
+// maxExpecting bounds the expecting-set shown in messages; maxRecorded
+// bounds what is collected before ordering.
+const (
+	maxExpecting = 12
+	maxRecorded  = 64
+)
+
+// operatorTokens continue an expression. They are tried at almost every
+// position after an operand, so messages list them after the tokens that
+// the surrounding clause wants.
+var operatorTokens = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`'.' '^' '*' '/' '%' '+' '-' '&' '|' '=' '<=>'
+		'!=' '<' '<=' '>' '>=' '||' '&&' '!' '~' 'DIV' 'MOD' 'IS' 'NOT' 'BETWEEN'
+		'LIKE' 'REGEXP' 'RLIKE' 'IN' 'AND' 'OR' 'XOR' 'EXISTS'`) {
+		operatorTokens[w] = true
+	}
+}
+
+// shortExpected orders an expected set with clause tokens before operator
+// tokens and cuts it to maxExpecting entries.
+func shortExpected(set []string) []string {
+	out := make([]string, 0, len(set))
+	for _, w := range set {
+		if !operatorTokens[w] {
+			out = append(out, w)
+		}
+	}
+	for _, w := range set {
+		if operatorTokens[w] {
+			out = append(out, w)
+		}
+	}
+	return out[:min(len(out), maxExpecting)]
+}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +36,12 @@ func writeExpr(b *strings.Builder, e expr.Expr) {
 		b.WriteString("*")
 	case *expr.Unary:
 		b.WriteString("(" + e.Op + " ")
-		writeExpr(b, e.X)
+		if l, ok := e.X.(*expr.Literal); ok && e.Op == "-" && types.IsNumeric(l.Val.Kind) {
+			// Keep `-(1)` apart from the literal -1.
+			b.WriteString("(" + FormatLiteral(l) + ")")
+		} else {
+			writeExpr(b, e.X)
+		}
 		b.WriteString(")")
 	case *expr.Binary:
 		b.WriteString("(")
@@ -210,6 +216,12 @@ func formatDecimal(v types.Value) string {
 }
 
 func formatDouble(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "1e999" // what an overflowing literal parsed to
+	case math.IsInf(f, -1):
+		return "-1e999"
+	}
 	s := strconv.FormatFloat(f, 'g', -1, 64)
 	if !strings.ContainsAny(s, "eIN") {
 		s += "e0"

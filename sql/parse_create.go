@@ -265,6 +265,7 @@ func (p *parser) namedPartition() *PartitionDef {
 	d := &PartitionDef{IfNotExists: p.acceptKws("IF", "NOT", "EXISTS")}
 	d.Name = p.ident()
 	if !p.acceptKw("VALUES") {
+		d.Kind = PartitionIn // a LIST partition without values
 		return d
 	}
 	switch {

@@ -44,9 +44,16 @@ func (p *parser) primary() expr.Expr {
 	case tkOp:
 		return p.opPrimary(t)
 	}
-	p.expect("IDENTIFIER")
+	p.expectPrimary()
 	p.mismatch()
 	return nil
+}
+
+// expectPrimary records the tokens that can start a primary expression.
+func (p *parser) expectPrimary() {
+	for _, w := range []string{"'('", "IDENTIFIER", "INTEGER_VALUE", "STRING_LITERAL"} {
+		p.expect(w)
+	}
 }
 
 // opPrimary handles primaries that start with punctuation.
@@ -63,9 +70,7 @@ func (p *parser) opPrimary(t token) expr.Expr {
 	case "[", "{":
 		p.unsupported("array, map or struct literal")
 	}
-	p.expect("IDENTIFIER")
-	p.expect("INTEGER_VALUE")
-	p.expect("STRING_LITERAL")
+	p.expectPrimary()
 	p.mismatch()
 	return nil
 }

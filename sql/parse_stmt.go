@@ -50,6 +50,8 @@ func (p *parser) statementBody() Statement {
 		return p.explain()
 	case p.isKw("BUILD"):
 		return p.buildIndex()
+	case p.isKwN(0, "WITH"):
+		p.unsupported("WITH (common table expressions)")
 	}
 	p.mismatch()
 	return nil

@@ -132,7 +132,7 @@ func (p *parser) expect(want string) {
 	if p.expIdx != p.i {
 		p.expIdx, p.expected = p.i, p.expected[:0]
 	}
-	if len(p.expected) < maxExpecting && !slices.Contains(p.expected, want) {
+	if len(p.expected) < maxRecorded && !slices.Contains(p.expected, want) {
 		p.expected = append(p.expected, want)
 	}
 }
@@ -246,7 +246,7 @@ func (p *parser) expecting() string {
 	if p.expIdx != p.i || len(p.expected) == 0 {
 		return "{<EOF>}"
 	}
-	return formatExpecting(p.expected)
+	return formatExpecting(shortExpected(p.expected))
 }
 
 // endOfStatement requires `;` or the end of input after a statement.

@@ -37,10 +37,10 @@ func Zero(t Type) Value {
 	return Value{Kind: t.Kind}
 }
 
-// TypeOf is the natural type of a value (for literals and results): strings
-// are STRING... except CHAR/VARCHAR, which get the length of the value;
-// DECIMAL gets the smallest precision (at least its scale, at most 38) that
-// holds it.
+// TypeOf is the natural type of a value (for literals and results): the
+// kind's plain type, except that CHAR/VARCHAR get the byte length of the
+// value, DECIMAL gets the smallest precision (at least its scale, at most 38)
+// that holds it, and DATETIME/TIMESTAMPTZ keep the value's scale.
 func TypeOf(v Value) Type {
 	switch v.Kind {
 	case Char, Varchar:

@@ -1,0 +1,112 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"loadgw/clock"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// TestDataDriven runs the scripts of testdata/engine. Commands:
+//
+//	sql [db=NAME]          run the input's statements in the script's session
+//	restart                close and reopen the engine on the same store
+//	clock set=RFC3339 | advance=DURATION
+//
+// A fresh session keeps its variables across sql commands until restart.
+func TestDataDriven(t *testing.T) {
+	datadriven.Walk(t, "../testdata/engine", func(t *testing.T, path string) {
+		dir := t.TempDir()
+		clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
+		open := func() *Engine {
+			e, err := Open(dir, Options{Clock: clk, TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		e := open()
+		defer func() { e.Close() }()
+		sess := e.NewSession("")
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			switch d.Cmd {
+			case "sql":
+				if d.HasArg("db") {
+					var db string
+					d.ScanArgs(t, "db", &db)
+					sess.db = db
+				}
+				res, err := sess.Execute(d.Input)
+				if err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				return formatResult(res)
+			case "restart":
+				db := sess.db
+				if err := e.Close(); err != nil {
+					t.Fatal(err)
+				}
+				e = open()
+				sess = e.NewSession(db)
+				return "ok\n"
+			case "clock":
+				if d.HasArg("set") {
+					var v string
+					d.ScanArgs(t, "set", &v)
+					ts, err := time.Parse(time.RFC3339Nano, v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					clk.Set(ts)
+				}
+				if d.HasArg("advance") {
+					var v string
+					d.ScanArgs(t, "advance", &v)
+					dur, err := time.ParseDuration(v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					clk.Advance(dur)
+				}
+				return clk.Now().UTC().Format(time.RFC3339Nano) + "\n"
+			}
+			t.Fatalf("unknown command %q", d.Cmd)
+			return ""
+		})
+	})
+}
+
+// formatResult renders a result as a small text table; types are shown in
+// the header so scripts pin result types too.
+func formatResult(res *Result) string {
+	if !res.ResultSet {
+		if res.Affected > 0 {
+			return fmt.Sprintf("ok, %d rows\n", res.Affected)
+		}
+		return "ok\n"
+	}
+	var b strings.Builder
+	head := make([]string, len(res.Columns))
+	for i, c := range res.Columns {
+		head[i] = c.Name + ":" + c.Type.String()
+	}
+	b.WriteString(strings.Join(head, " | ") + "\n")
+	loc := res.Loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	for _, row := range res.Rows {
+		cells := make([]string, len(row))
+		for i, v := range row {
+			cells[i] = types.Format(v, loc)
+		}
+		b.WriteString(strings.Join(cells, " | ") + "\n")
+	}
+	return b.String()
+}
