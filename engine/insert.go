@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"loadgw/catalog"
 	"loadgw/expr"
@@ -24,8 +26,8 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 		return nil, err
 	}
 	ctx := s.evalContext()
+	strict := s.Var("enable_insert_strict") == "true"
 	var input [][]types.Value
-	var inTypes []types.Type
 	if st.Query != nil {
 		res, err := s.query(st.Query)
 		if err != nil {
@@ -35,26 +37,30 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 			return nil, errorf("insert into cols should be corresponding to the query output")
 		}
 		input = res.Rows
-		for _, c := range res.Columns {
-			inTypes = append(inTypes, c.Type)
-		}
 	}
 	rows := make([][]types.Value, 0, len(st.Rows)+len(input))
 	for _, vals := range st.Rows {
 		if len(vals) != len(targets) {
 			return nil, errorf("Column count doesn't match value count")
 		}
-		row, err := s.valuesRow(t, targets, vals, ctx)
+		row, err := s.valuesRow(t, targets, vals, ctx, strict)
+		if err == errFiltered {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		rows = append(rows, row)
 	}
+inputRows:
 	for _, in := range input {
 		row := make([]types.Value, len(t.Columns))
 		set := make([]bool, len(t.Columns))
 		for j, p := range targets {
-			v, err := convertForColumn(in[j], t.Columns[p], s.loc)
+			v, err := convertForColumn(in[j], t.Columns[p], s.loc, strict)
+			if err == errFiltered {
+				continue inputRows
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -65,7 +71,6 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 		}
 		rows = append(rows, row)
 	}
-	_ = inTypes
 	if len(rows) == 0 {
 		return &Result{}, nil
 	}
@@ -102,7 +107,7 @@ func insertTargets(t *catalog.Table, names []string) ([]int, error) {
 }
 
 // valuesRow evaluates one VALUES tuple into a full table row.
-func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, ctx *expr.Context) ([]types.Value, error) {
+func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, ctx *expr.Context, strict bool) ([]types.Value, error) {
 	row := make([]types.Value, len(t.Columns))
 	set := make([]bool, len(t.Columns))
 	for j, e := range vals {
@@ -118,7 +123,7 @@ func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, c
 		if err != nil {
 			return nil, err
 		}
-		v, err = convertForColumn(v, t.Columns[p], s.loc)
+		v, err = convertForColumn(v, t.Columns[p], s.loc, strict)
 		if err != nil {
 			return nil, err
 		}
@@ -130,23 +135,111 @@ func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, c
 	return row, nil
 }
 
-// convertForColumn converts a value to a column's type, with the checks of
-// an insert in strict mode.
-func convertForColumn(v types.Value, c *catalog.Column, loc *time.Location) (types.Value, error) {
-	if v.IsNull() {
-		if !c.Nullable {
-			return v, errorf("Insert has filtered data in strict mode. Column '%s' is not nullable but got NULL", c.Name)
+// errFiltered marks a row that non-strict INSERT drops.
+var errFiltered = errorf("row filtered")
+
+// convertForColumn converts a value to a column's type with Doris's INSERT
+// rules: in strict mode (enable_insert_strict, the default) a bad value fails
+// the statement; otherwise a failed cast becomes NULL, a long string is cut
+// to the column length and NULL for a NOT NULL column filters the row.
+func convertForColumn(v types.Value, c *catalog.Column, loc *time.Location, strict bool) (types.Value, error) {
+	if !v.IsNull() {
+		out, err := types.Cast(v, c.Type, loc)
+		switch {
+		case err != nil && strict:
+			how := " in strict mode."
+			if types.IsNumeric(v.Kind) && types.IsInteger(c.Type.Kind) {
+				how = ", overflow."
+			}
+			return v, errorf("%s can't cast to %s%s", types.Format(v, loc), nereidsType(c.Type), how)
+		case err != nil:
+			out = types.NullValue
 		}
-		return v, nil
+		v = out
 	}
-	out, err := types.Cast(v, c.Type, loc)
-	if err != nil {
-		return v, errorf("Insert has filtered data in strict mode. Invalid value '%s' for column '%s' of type %s", types.Format(v, loc), c.Name, c.Type.String())
+	if v.IsNull() {
+		if c.Nullable {
+			return v, nil
+		}
+		if !strict {
+			return v, errFiltered
+		}
+		return v, errorf("Insert has filtered data in strict mode. first_error_msg: column_name[%s], null value for not null column, type=%s. Src line: ", c.Name, beType(c.Type))
 	}
-	if err := types.CheckFits(out, c.Type); err != nil {
-		return v, errorf("Insert has filtered data in strict mode. %s", err.Error())
+	if err := types.CheckFits(v, c.Type); err != nil {
+		if (c.Type.Kind == types.Varchar || c.Type.Kind == types.Char) && !strict {
+			v.S = truncateUTF8(v.S, int(c.Type.Len))
+			return v, nil
+		}
+		if !strict {
+			return v, errFiltered
+		}
+		return v, errorf("Insert has filtered data in strict mode. first_error_msg: column_name[%s], %s. Src line: ", c.Name, err.Error())
 	}
-	return out, nil
+	return v, nil
+}
+
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// nereidsType spells a type as Nereids does in cast errors.
+func nereidsType(t types.Type) string {
+	switch t.Kind {
+	case types.Decimal:
+		return fmt.Sprintf("DECIMALV3(%d, %d)", t.Precision, t.Scale)
+	case types.Date:
+		return "DATEV2"
+	case types.DateTime:
+		return fmt.Sprintf("DATETIMEV2(%d)", t.Scale)
+	case types.Varchar:
+		return fmt.Sprintf("VARCHAR(%d)", t.Len)
+	case types.Char:
+		return fmt.Sprintf("CHAR(%d)", t.Len)
+	case types.String:
+		return "STRING"
+	case types.JSON:
+		return "JSON"
+	}
+	return strings.ToUpper(t.Kind.String())
+}
+
+// beType spells a type as Doris's BE does in load error messages.
+func beType(t types.Type) string {
+	switch t.Kind {
+	case types.Boolean:
+		return "UInt8"
+	case types.TinyInt:
+		return "Int8"
+	case types.SmallInt:
+		return "Int16"
+	case types.Int:
+		return "Int32"
+	case types.BigInt:
+		return "Int64"
+	case types.LargeInt:
+		return "Int128"
+	case types.Float:
+		return "Float32"
+	case types.Double:
+		return "Float64"
+	case types.Decimal:
+		return fmt.Sprintf("Decimal(%d, %d)", t.Precision, t.Scale)
+	case types.Date:
+		return "DateV2"
+	case types.DateTime:
+		return "DateTimeV2"
+	case types.JSON:
+		return "JSONB"
+	}
+	return "String"
 }
 
 // fillDefaults gives every column not set its default, with Doris's errors

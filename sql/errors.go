@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -74,9 +75,19 @@ func init() {
 	}
 }
 
-// shortExpected orders an expected set with clause tokens before operator
-// tokens and cuts it to maxExpecting entries.
-func shortExpected(set []string) []string {
+// shortExpected renders the recorded expectations without duplicates,
+// clause tokens before operator tokens, cut to maxExpecting entries.
+func shortExpected(recorded []expectation) []string {
+	var set []string
+	for _, e := range recorded {
+		w := e.text
+		if e.quote {
+			w = "'" + w + "'"
+		}
+		if !slices.Contains(set, w) {
+			set = append(set, w)
+		}
+	}
 	out := make([]string, 0, len(set))
 	for _, w := range set {
 		if !operatorTokens[w] {

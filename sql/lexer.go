@@ -39,6 +39,8 @@ type lexer struct {
 	pos     int
 	line    int
 	lineOff int // byte offset where the current line starts
+	colOff  int // byte offset whose column is col (a cache for colOf)
+	col     int
 	toks    []token
 }
 
@@ -79,9 +81,16 @@ func (l *lexer) mk(kind tokKind, off int, text string) token {
 	return token{kind: kind, text: text, off: off, end: l.pos, line: l.line, col: l.colOf(off)}
 }
 
-// colOf is the 0-based character column of byte offset off on the current line.
+// colOf is the 0-based character column of byte offset off on the current
+// line. Offsets only grow, so counting resumes from the last answer; this
+// keeps long single-line statements linear.
 func (l *lexer) colOf(off int) int {
-	return utf8.RuneCountInString(l.src[l.lineOff:off])
+	if l.colOff < l.lineOff || l.colOff > off {
+		l.colOff, l.col = l.lineOff, 0
+	}
+	l.col += utf8.RuneCountInString(l.src[l.colOff:off])
+	l.colOff = off
+	return l.col
 }
 
 // errAt is a lexical error at byte offset off.
@@ -170,6 +179,13 @@ var ops = []string{
 }
 
 func matchOp(s string) string {
+	if len(s) == 1 || !strings.ContainsRune("<>!=|&:@", rune(s[0])) {
+		// Only these characters start multi-character operators.
+		if i := strings.IndexByte("=<>+-*/%^&|~!(),.;[]{}@:", s[0]); i >= 0 {
+			return "=<>+-*/%^&|~!(),.;[]{}@:"[i : i+1]
+		}
+		return ""
+	}
 	for _, op := range ops {
 		if strings.HasPrefix(s, op) {
 			return op

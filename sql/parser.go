@@ -10,7 +10,6 @@
 package sql
 
 import (
-	"slices"
 	"strings"
 
 	"loadgw/expr"
@@ -22,8 +21,16 @@ type parser struct {
 	toks []token
 	i    int
 	// expected collects what was tried at token index expIdx, for messages.
-	expected []string
+	// Recording must stay cheap: it happens on every keyword or operator test.
+	expected []expectation
 	expIdx   int
+}
+
+// expectation is one token tried at a position; quote adds ANTLR's quotes
+// around a literal token when the message is built.
+type expectation struct {
+	text  string
+	quote bool
 }
 
 // Parse splits sql on `;` and parses each statement. Empty statements are
@@ -127,21 +134,27 @@ func (p *parser) next() token {
 	return t
 }
 
-// expect records want as a possible token at the current position.
-func (p *parser) expect(want string) {
+// expect records want, a display name such as IDENTIFIER, as a possible
+// token at the current position.
+func (p *parser) expect(want string) { p.record(expectation{text: want}) }
+
+// expectLit records the literal token lit (a keyword or operator).
+func (p *parser) expectLit(lit string) { p.record(expectation{text: lit, quote: true}) }
+
+func (p *parser) record(e expectation) {
 	if p.expIdx != p.i {
 		p.expIdx, p.expected = p.i, p.expected[:0]
 	}
-	if len(p.expected) < maxRecorded && !slices.Contains(p.expected, want) {
-		p.expected = append(p.expected, want)
+	if len(p.expected) < maxRecorded {
+		p.expected = append(p.expected, e)
 	}
 }
 
 // isKw reports whether the current token is keyword kw, recording kw as
 // expected here.
 func (p *parser) isKw(kw string) bool {
-	p.expect("'" + kw + "'")
-	t := p.peek()
+	p.expectLit(kw)
+	t := &p.toks[p.i]
 	return t.kind == tkIdent && t.up == kw
 }
 
@@ -180,8 +193,8 @@ func (p *parser) expectKw(kws ...string) {
 }
 
 func (p *parser) isOp(op string) bool {
-	p.expect("'" + op + "'")
-	t := p.peek()
+	p.expectLit(op)
+	t := &p.toks[p.i]
 	return t.kind == tkOp && t.text == op
 }
 
