@@ -33,6 +33,13 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 			}
 		}
 	}
+	var colTypes []types.Type
+	for _, name := range p.Columns {
+		if c, _ := t.Column(name); c != nil {
+			colTypes = append(colTypes, c.Type)
+		}
+	}
+	var prevUpper []string // RANGE: the upper bound of the previous partition
 	names := map[string]bool{}
 	for _, def := range pd.Partitions {
 		if names[def.Name] {
@@ -42,11 +49,24 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 		pdef := catalog.PartitionDef{Name: def.Name}
 		switch def.Kind {
 		case sql.PartitionLessThan:
-			pdef.Values = [][]string{partValues(def.LessThan)}
-			pdef.Text = "VALUES LESS THAN " + partTuple(def.LessThan)
+			// Doris shows every range as [lower, upper): the lower bound of a
+			// LESS THAN partition is the previous upper bound, or the type's
+			// minimum for the first.
+			upper := partValues(def.LessThan)
+			lower := prevUpper
+			if lower == nil {
+				for _, ct := range colTypes[:min(len(upper), len(colTypes))] {
+					lower = append(lower, typeMinimum(ct))
+				}
+			}
+			pdef.Values = [][]string{lower, upper}
+			pdef.Text = "VALUES [" + rangeKey(lower, colTypes) + ", " + rangeKey(upper, colTypes) + ")"
+			prevUpper = upper
 		case sql.PartitionFixed:
-			pdef.Values = [][]string{partValues(def.Lower), partValues(def.Upper)}
-			pdef.Text = "VALUES [" + partTuple(def.Lower) + ", " + partTuple(def.Upper) + ")"
+			lower, upper := partValues(def.Lower), partValues(def.Upper)
+			pdef.Values = [][]string{lower, upper}
+			pdef.Text = "VALUES [" + rangeKey(lower, colTypes) + ", " + rangeKey(upper, colTypes) + ")"
+			prevUpper = upper
 		case sql.PartitionIn:
 			var parts []string
 			for _, tuple := range def.In {
@@ -67,6 +87,45 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 	}
 	t.Partition = p
 	return nil
+}
+
+// typeMinimum is the smallest value of a partition column type, as Doris
+// prints it for the open lower bound of the first range.
+func typeMinimum(t types.Type) string {
+	switch t.Kind {
+	case types.TinyInt:
+		return "-128"
+	case types.SmallInt:
+		return "-32768"
+	case types.Int:
+		return "-2147483648"
+	case types.BigInt:
+		return "-9223372036854775808"
+	case types.LargeInt:
+		return "-170141183460469231731687303715884105728"
+	case types.Date:
+		return "0000-01-01"
+	case types.DateTime:
+		return "0000-01-01 00:00:00"
+	}
+	return ""
+}
+
+// rangeKey renders one range bound: values in double quotes, date and
+// datetime values in single quotes, MAXVALUE bare.
+func rangeKey(vals []string, ts []types.Type) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		switch {
+		case v == "MAXVALUE":
+			parts[i] = v
+		case i < len(ts) && (ts[i].Kind == types.Date || ts[i].Kind == types.DateTime):
+			parts[i] = "'" + v + "'"
+		default:
+			parts[i] = `"` + v + `"`
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 func partValues(vs []sql.PartValue) []string {
