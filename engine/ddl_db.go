@@ -65,7 +65,7 @@ func deleteTableData(b *storage.Batch, id int64) {
 func (s *Session) showDatabases(st *sql.ShowDatabases) (*Result, error) {
 	names := append(s.e.cat.Databases(), "information_schema")
 	sort.Strings(names)
-	res := &Result{ResultSet: true, Columns: []Column{{"Database", varcharType}}}
+	res := &Result{ResultSet: true, Columns: []Column{{Name: "Database", Type: varcharType}}}
 	for _, n := range names {
 		if st.Like == nil || likeMatch(*st.Like, n) {
 			res.Rows = append(res.Rows, []types.Value{str(n)})
@@ -90,9 +90,9 @@ func (s *Session) showTables(st *sql.ShowTables) (*Result, error) {
 		}
 	}
 	sort.Strings(names)
-	res := &Result{ResultSet: true, Columns: []Column{{"Tables_in_" + db, varcharType}}}
+	res := &Result{ResultSet: true, Columns: []Column{{Name: "Tables_in_" + db, Type: varcharType}}}
 	if st.Full {
-		res.Columns = append(res.Columns, Column{"Table_type", varcharType})
+		res.Columns = append(res.Columns, Column{Name: "Table_type", Type: varcharType})
 	}
 	for _, n := range names {
 		row := []types.Value{str(n)}

@@ -227,8 +227,8 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{ResultSet: true, Columns: []Column{
-		{"Field", varcharType}, {"Type", varcharType}, {"Null", varcharType},
-		{"Key", varcharType}, {"Default", varcharType}, {"Extra", varcharType},
+		{Name: "Field", Type: varcharType}, {Name: "Type", Type: varcharType}, {Name: "Null", Type: varcharType},
+		{Name: "Key", Type: varcharType}, {Name: "Default", Type: varcharType}, {Name: "Extra", Type: varcharType},
 	}}
 	for _, c := range t.Columns {
 		if c.Hidden && !s.ShowHidden() {
@@ -281,7 +281,7 @@ func (s *Session) showCreateTable(st *sql.ShowCreateTable) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{ResultSet: true, Columns: []Column{{"Table", varcharType}, {"Create Table", varcharType}}}
+	res := &Result{ResultSet: true, Columns: []Column{{Name: "Table", Type: varcharType}, {Name: "Create Table", Type: varcharType}}}
 	res.Rows = [][]types.Value{{str(t.Name), str(s.createTableText(t))}}
 	return res, nil
 }
@@ -412,8 +412,8 @@ func (s *Session) showPartitions(st *sql.ShowPartitions) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{ResultSet: true, Columns: []Column{
-		{"PartitionId", types.Type{Kind: types.BigInt}}, {"PartitionName", varcharType},
-		{"PartitionKey", varcharType}, {"Range", varcharType}, {"Buckets", types.Type{Kind: types.Int}},
+		{Name: "PartitionId", Type: types.Type{Kind: types.BigInt}}, {Name: "PartitionName", Type: varcharType},
+		{Name: "PartitionKey", Type: varcharType}, {Name: "Range", Type: varcharType}, {Name: "Buckets", Type: types.Type{Kind: types.Int}},
 	}}
 	buckets := types.NewInt(types.Int, int64(t.Distribution.Buckets))
 	if t.Partition == nil {

@@ -80,7 +80,7 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (*plan, error) {
 			return nil, err
 		}
 		p.outs = append(p.outs, c)
-		p.outCols = append(p.outCols, Column{Name: itemName(it), Type: c.Type()})
+		p.outCols = append(p.outCols, Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, p.scope)})
 	}
 	return p, s.planOrder(p, st, items, p.scope)
 }
@@ -136,6 +136,18 @@ func expandStars(items []sql.SelectItem, p *plan) ([]sql.SelectItem, error) {
 		}
 	}
 	return out, nil
+}
+
+// origName is the table column a plain column reference reads.
+func origName(e expr.Expr, scope *expr.Scope) string {
+	ref, ok := e.(*expr.ColumnRef)
+	if !ok {
+		return ""
+	}
+	if c, _ := lookupScope(scope, ref); c != nil {
+		return c.Name
+	}
+	return ""
 }
 
 func itemName(it sql.SelectItem) string {

@@ -15,6 +15,9 @@ import (
 type Column struct {
 	Name string
 	Type types.Type
+	// OrigName is the underlying table column of a plain column reference
+	// (what JDBC's getColumnName reports), "" for computed columns.
+	OrigName string
 }
 
 // Result is the outcome of one statement: a result set, or an execution

@@ -165,7 +165,7 @@ func (s *Session) showVariables(st *sql.ShowVariables) (*Result, error) {
 		}
 	}
 	sort.Strings(names)
-	res := &Result{ResultSet: true, Columns: []Column{{"Variable_name", varcharType}, {"Value", varcharType}}}
+	res := &Result{ResultSet: true, Columns: []Column{{Name: "Variable_name", Type: varcharType}, {Name: "Value", Type: varcharType}}}
 	for _, n := range names {
 		res.Rows = append(res.Rows, []types.Value{str(n), str(s.Var(n))})
 	}

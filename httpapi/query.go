@@ -3,11 +3,13 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -59,95 +61,112 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	stream := r.Header.Get("X-Doris-Stream") != "false"
 	elapsed := time.Since(start).Milliseconds()
 	var out bytes.Buffer
-	if stream {
-		out.WriteString("{\n    \"data\": ")
-		writeResultData(&out, res, elapsed, -1, "    ")
-		out.WriteString(",\n    \"msg\": \"success\",\n    \"code\": 0\n}")
-	} else {
-		out.WriteString("{\n    \"msg\": \"success\",\n    \"code\": 0,\n    \"data\": ")
-		writeResultData(&out, res, elapsed, limit, "    ")
-		out.WriteString(",\n    \"count\": 0\n}")
+	switch {
+	case stream && res.ResultSet:
+		writeStreamResultSet(&out, res, elapsed)
+	case stream:
+		fmt.Fprintf(&out, "{\n    \"msg\": \"success\",\n    \"code\": 0,\n    \"data\": {\n        \"type\": \"exec_status\",\n        \"status\": {},\n        \"time\": %d\n    }\n}", elapsed)
+	case res.ResultSet:
+		out.WriteString(`{"msg":"success","code":0,"data":{"data":`)
+		rows := res.Rows
+		if len(rows) > limit {
+			rows = rows[:max(limit, 0)]
+		}
+		writeRows(&out, rows, res.Loc, "", false)
+		out.WriteString(`,"meta":`)
+		writeMeta(&out, res.Columns, false)
+		fmt.Fprintf(&out, `,"time":%d,"type":"result_set"},"count":0}`, elapsed)
+	default:
+		fmt.Fprintf(&out, `{"msg":"success","code":0,"data":{"time":%d,"type":"exec_status","status":{}},"count":0}`, elapsed)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(out.Bytes())
 }
 
-// sqlErrorText wraps a statement error as Doris's HTTP SQL endpoint does.
+// connID numbers the loop-back connections whose id Doris's JDBC driver
+// puts in error texts.
+var connID atomic.Int64
+
+// sqlErrorText wraps a statement error as Doris's HTTP SQL endpoint does:
+// the worker's ExecutionException message is the MariaDB driver's exception,
+// which prefixes the server text with the connection id.
 func sqlErrorText(err error) string {
-	msg := err.Error()
-	var ee *engine.Error
-	if !errors.As(err, &ee) {
-		msg = err.Error()
-	}
-	return "Failed to execute sql: java.util.concurrent.ExecutionException: java.sql.SQLSyntaxErrorException: errCode = 2, detailMessage = " + msg
+	return fmt.Sprintf("Failed to execute sql: java.sql.SQLException: (conn=%d) errCode = 2, detailMessage = %s", connID.Add(1), err.Error())
 }
 
-// writeResultData writes the "data" object: a result_set with meta and rows,
-// or an exec_status. limit < 0 means all rows.
-func writeResultData(b *bytes.Buffer, res *engine.Result, elapsed int64, limit int, ind string) {
-	in1, in2, in3 := ind+"    ", ind+"        ", ind+"            "
-	if !res.ResultSet {
-		b.WriteString("{\n" + in1 + "\"type\": \"exec_status\",\n" + in1 + "\"status\": {},\n" + in1 + "\"time\": ")
-		b.WriteString(strconv.FormatInt(elapsed, 10))
-		b.WriteString("\n" + ind + "}")
-		return
-	}
-	b.WriteString("{\n" + in1 + "\"type\": \"result_set\",\n" + in1 + "\"meta\": [")
-	for i, c := range res.Columns {
+// writeStreamResultSet writes the streaming layout: the envelope
+// pretty-printed, meta and each row compact on one line, Gson escaping.
+func writeStreamResultSet(b *bytes.Buffer, res *engine.Result, elapsed int64) {
+	b.WriteString("{\n    \"data\": {\n        \"type\": \"result_set\",\n        \"meta\": ")
+	writeMeta(b, res.Columns, true)
+	b.WriteString(",\n        \"data\": ")
+	writeRows(b, res.Rows, res.Loc, "            ", true)
+	fmt.Fprintf(b, ",\n        \"time\": %d\n    },\n    \"msg\": \"success\",\n    \"code\": 0\n}", elapsed)
+}
+
+func writeMeta(b *bytes.Buffer, cols []engine.Column, gson bool) {
+	b.WriteString("[")
+	for i, c := range cols {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		b.WriteString("\n" + in2 + "{\n" + in3 + "\"name\": ")
-		writeString(b, c.Name)
-		b.WriteString(",\n" + in3 + "\"type\": ")
-		writeString(b, metaType(c.Type))
-		b.WriteString("\n" + in2 + "}")
+		name := c.Name
+		if c.OrigName != "" {
+			name = c.OrigName
+		}
+		b.WriteString(`{"name":`)
+		writeString(b, name, gson)
+		b.WriteString(`,"type":`)
+		writeString(b, metaType(c.Type), gson)
+		b.WriteString("}")
 	}
-	if len(res.Columns) > 0 {
-		b.WriteString("\n" + in1)
+	b.WriteString("]")
+}
+
+// writeRows writes the rows array; with indent, one row per line.
+func writeRows(b *bytes.Buffer, rows [][]types.Value, loc *time.Location, indent string, gson bool) {
+	if len(rows) == 0 {
+		b.WriteString("[]")
+		return
 	}
-	b.WriteString("],\n" + in1 + "\"data\": [")
-	rows := res.Rows
-	if limit >= 0 && len(rows) > limit {
-		rows = rows[:limit]
-	}
+	b.WriteString("[")
 	for i, row := range rows {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		b.WriteString("\n" + in2 + "[")
+		if indent != "" {
+			b.WriteString("\n" + indent)
+		}
+		b.WriteString("[")
 		for j, v := range row {
 			if j > 0 {
-				b.WriteString(", ")
+				b.WriteString(",")
 			}
-			writeValue(b, v, res.Loc)
+			writeValue(b, v, loc, gson)
 		}
 		b.WriteString("]")
 	}
-	if len(rows) > 0 {
-		b.WriteString("\n" + in1)
+	if indent != "" {
+		b.WriteString("\n" + indent[:len(indent)-4])
 	}
-	b.WriteString("],\n" + in1 + "\"time\": ")
-	b.WriteString(strconv.FormatInt(elapsed, 10))
-	b.WriteString("\n" + ind + "}")
+	b.WriteString("]")
 }
 
-// metaType is the JDBC column type name Doris's endpoint reports.
+// metaType is the column type name the MariaDB JDBC driver behind Doris's
+// endpoint reports for a Doris result column.
 func metaType(t types.Type) string {
 	switch t.Kind {
 	case types.Boolean:
-		return "BOOLEAN"
+		return "BIT"
 	case types.TinyInt:
 		return "TINYINT"
 	case types.SmallInt:
 		return "SMALLINT"
 	case types.Int:
-		return "INT"
+		return "INTEGER"
 	case types.BigInt:
 		return "BIGINT"
-	case types.LargeInt:
-		return "LARGEINT"
 	case types.Float:
 		return "FLOAT"
 	case types.Double:
@@ -156,45 +175,106 @@ func metaType(t types.Type) string {
 		return "DECIMAL"
 	case types.Date:
 		return "DATE"
-	case types.DateTime:
+	case types.DateTime, types.TimestampTZ:
 		return "DATETIME"
-	case types.TimestampTZ:
-		return "TIMESTAMPTZ"
-	case types.Char:
-		return "CHAR"
-	case types.JSON:
+	case types.String:
+		return "VARCHAR"
+	case types.JSON, types.Variant:
 		return "JSON"
-	case types.Null:
-		return "NULL_TYPE"
 	}
-	return "VARCHAR"
+	return "CHAR" // LARGEINT, CHAR, VARCHAR, bitmap, NULL
 }
 
-// writeValue writes one cell: numbers as JSON numbers, NULL as null,
-// everything else as its Doris text.
-func writeValue(b *bytes.Buffer, v types.Value, loc *time.Location) {
+// writeValue writes one cell as the driver's Java object serializes: numbers
+// as JSON numbers (DOUBLE in Java's Double.toString form, DECIMAL keeping its
+// scale), BOOLEAN as true/false, LARGEINT and everything else as strings.
+func writeValue(b *bytes.Buffer, v types.Value, loc *time.Location, gson bool) {
 	switch v.Kind {
 	case types.Null:
 		b.WriteString("null")
-	case types.Boolean, types.TinyInt, types.SmallInt, types.Int, types.BigInt:
+	case types.Boolean:
+		b.WriteString(strconv.FormatBool(v.I != 0))
+	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
 		b.WriteString(strconv.FormatInt(v.I, 10))
-	case types.LargeInt, types.Decimal:
-		b.WriteString(types.Format(v, loc))
-	case types.Float, types.Double:
-		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
-			writeString(b, types.Format(v, loc))
-			return
-		}
-		b.WriteString(types.Format(v, loc))
+	case types.Decimal:
+		b.WriteString(javaBigDecimal(types.Int128Of(v), int(v.Scale)))
+	case types.Float:
+		writeJavaFloat(b, v.F, 32, loc, gson)
+	case types.Double:
+		writeJavaFloat(b, v.F, 64, loc, gson)
 	default:
-		writeString(b, types.Format(v, loc))
+		writeString(b, types.Format(v, loc), gson)
 	}
 }
 
-// writeString writes s as a JSON string without HTML escaping, as Jackson.
-func writeString(b *bytes.Buffer, s string) {
+func writeJavaFloat(b *bytes.Buffer, f float64, bits int, loc *time.Location, gson bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		b.WriteString("null")
+		return
+	}
+	b.WriteString(javaDouble(f, bits))
+}
+
+// javaDouble renders f as Java's Double.toString / Float.toString: plain
+// with at least one fractional digit for 1e-3 <= |f| < 1e7, otherwise
+// computerized scientific notation (1.0E20).
+func javaDouble(f float64, bits int) string {
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	a := math.Abs(f)
+	if a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, bits)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	s := strconv.FormatFloat(f, 'e', -1, bits) // d.ddde±XX
+	mant, exp, _ := strings.Cut(s, "e")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	e, _ := strconv.Atoi(exp)
+	return mant + "E" + strconv.Itoa(e)
+}
+
+// javaBigDecimal renders an unscaled value and scale as Java's
+// BigDecimal.toString: plain unless the adjusted exponent is below -6.
+func javaBigDecimal(u types.Int128, scale int) string {
+	digits := u.String()
+	neg := strings.HasPrefix(digits, "-")
+	digits = strings.TrimPrefix(digits, "-")
+	adjusted := len(digits) - 1 - scale
+	if scale >= 0 && adjusted >= -6 {
+		return types.FormatDecimal(u, scale)
+	}
+	out := digits[:1]
+	if len(digits) > 1 {
+		out += "." + digits[1:]
+	}
+	out += "E" + strconv.Itoa(adjusted)
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// writeString writes s as a JSON string; gson adds Gson's HTML-safe escapes.
+func writeString(b *bytes.Buffer, s string, gson bool) {
+	start := b.Len()
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	b.Truncate(b.Len() - 1) // Encode appends a newline
+	if gson {
+		esc := gsonEscaper.Replace(string(b.Bytes()[start:]))
+		b.Truncate(start)
+		b.WriteString(esc)
+	}
 }
+
+var gsonEscaper = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "=", `\u003d`, "'", `\u0027`)

@@ -5,6 +5,7 @@
 package httpapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -75,10 +76,7 @@ func (s *Server) handleRoot(w http.ResponseWriter, r *http.Request) {
 // "default_cluster:user".
 func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		user, pass, ok := r.BasicAuth()
-		if ok {
-			user = normalizeUser(user)
-		}
+		user, pass, ok := basicAuth(r)
 		if !ok || user != s.opts.User || pass != s.opts.Password {
 			w.Header().Set("WWW-Authenticate", `Basic realm="loadgw"`)
 			writeJSON(w, http.StatusUnauthorized, restResponse{
@@ -91,14 +89,31 @@ func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-func normalizeUser(u string) string {
-	if i := strings.Index(u, ":"); i >= 0 {
-		u = u[i+1:]
+// basicAuth decodes Basic credentials. The user may be written
+// "user@cluster" or "default_cluster:user"; the latter puts a colon before
+// the user-password separator, so the cluster prefix is cut first.
+func basicAuth(r *http.Request) (user, pass string, ok bool) {
+	h := r.Header.Get("Authorization")
+	const prefix = "Basic "
+	if len(h) < len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return "", "", false
 	}
-	if i := strings.Index(u, "@"); i >= 0 {
-		u = u[:i]
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(h[len(prefix):]))
+	if err != nil {
+		return "", "", false
 	}
-	return u
+	cred := string(raw)
+	if strings.HasPrefix(cred, "default_cluster:") && strings.Count(cred, ":") >= 2 {
+		cred = cred[len("default_cluster:"):]
+	}
+	user, pass, ok = strings.Cut(cred, ":")
+	if !ok {
+		return "", "", false
+	}
+	if i := strings.IndexByte(user, '@'); i >= 0 {
+		user = user[:i]
+	}
+	return user, pass, true
 }
 
 // restResponse is Doris's generic REST envelope, field order as Doris.

@@ -41,6 +41,8 @@ type lexer struct {
 	lineOff int // byte offset where the current line starts
 	colOff  int // byte offset whose column is col (a cache for colOf)
 	col     int
+	// tokLine and tokCol locate the start of the token being scanned.
+	tokLine, tokCol int
 	toks    []token
 }
 
@@ -51,6 +53,7 @@ func lex(src string) ([]token, error) {
 		if err := l.skipSpace(); err != nil {
 			return nil, err
 		}
+		l.tokLine, l.tokCol = l.line, l.colOf(l.pos)
 		if l.pos >= len(src) {
 			l.toks = append(l.toks, l.mk(tkEOF, l.pos, "<EOF>"))
 			return l.toks, nil
@@ -76,9 +79,10 @@ func (l *lexer) hintAllowed() bool {
 	return prev.kind == tkIdent && (prev.up == "SELECT" || prev.up == "DISTINCT" || prev.up == "ALL")
 }
 
-// mk builds a token starting at off and ending at l.pos.
+// mk builds a token starting at off and ending at l.pos; its line and column
+// are those noted by scan when the token started.
 func (l *lexer) mk(kind tokKind, off int, text string) token {
-	return token{kind: kind, text: text, off: off, end: l.pos, line: l.line, col: l.colOf(off)}
+	return token{kind: kind, text: text, off: off, end: l.pos, line: l.tokLine, col: l.tokCol}
 }
 
 // colOf is the 0-based character column of byte offset off on the current

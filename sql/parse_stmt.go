@@ -270,7 +270,8 @@ func (p *parser) setItem() SetItem {
 		it.Scope = p.sysVarScope()
 	case p.acceptOp("@"):
 		it.UserVar = true
-	default:
+	case !p.isOpN(1, "=") && !p.isOpN(1, ":="):
+		// GLOBAL/SESSION/LOCAL is a scope unless it is the variable's name.
 		it.Scope = p.optScope()
 	}
 	it.Name = strings.ToLower(p.ident())
