@@ -41,6 +41,7 @@ type Engine struct {
 	clock   clock.Clock
 	codecMu sync.Mutex
 	codecs  map[*catalog.Table]*catalog.RowCodec
+	autoInc autoInc
 }
 
 // Open opens the engine on the store in dir.

@@ -74,10 +74,43 @@ inputRows:
 	if len(rows) == 0 {
 		return &Result{}, nil
 	}
+	if err := s.fillAutoInc(t, rows); err != nil {
+		return nil, err
+	}
 	if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows}); err != nil {
 		return nil, err
 	}
 	return &Result{Affected: int64(len(rows))}, nil
+}
+
+// fillAutoInc gives AUTO_INCREMENT columns left NULL (omitted, DEFAULT or
+// NULL) a fresh id.
+func (s *Session) fillAutoInc(t *catalog.Table, rows [][]types.Value) error {
+	for i, c := range t.Columns {
+		if !c.AutoInc {
+			continue
+		}
+		var n int64
+		for _, r := range rows {
+			if r[i].IsNull() {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		next, err := s.e.autoInc.alloc(s.e.db, t, c, n)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if r[i].IsNull() {
+				r[i] = types.NewInt(c.Type.Kind, next)
+				next++
+			}
+		}
+	}
+	return nil
 }
 
 // insertTargets maps an INSERT column list to column positions.
@@ -158,7 +191,7 @@ func convertForColumn(v types.Value, c *catalog.Column, loc *time.Location, stri
 		v = out
 	}
 	if v.IsNull() {
-		if c.Nullable {
+		if c.Nullable || c.AutoInc {
 			return v, nil
 		}
 		if !strict {
