@@ -215,12 +215,6 @@ func dropColumn(t *catalog.Table, name string) error {
 	if t.Properties["function_column.sequence_col"] != "" && strings.EqualFold(t.Properties["function_column.sequence_col"], c.Name) {
 		return errorf("Can not drop sequence mapping column[%s] in Unique data model table[%s]", c.Name, t.Name)
 	}
-	visible := 0
-	for _, col := range t.Columns {
-		if !col.Hidden && !col.IsKey {
-			visible++
-		}
-	}
 	t.Columns = append(t.Columns[:i], t.Columns[i+1:]...)
 	return nil
 }

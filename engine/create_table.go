@@ -30,15 +30,20 @@ func (s *Session) createTable(st *sql.CreateTable) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.addTable(db, t, st.IfNotExists)
+}
+
+// addTable publishes a new table definition in database db.
+func (s *Session) addTable(db string, t *catalog.Table, ifNotExists bool) (*Result, error) {
 	t.DB = db
 	t.CreateTime = s.e.clock.Now().UnixMilli()
-	err = s.e.cat.Update(func(tx *catalog.Tx) error {
+	err := s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(db)
 		if !ok {
 			return errorf("Unknown database '%s'", db)
 		}
 		if _, exists := d.Tables[t.Name]; exists {
-			if st.IfNotExists {
+			if ifNotExists {
 				return errSkip
 			}
 			return errorf("Table '%s' already exists", t.Name)
@@ -56,24 +61,8 @@ func (s *Session) createTableLike(st *sql.CreateTable, db string) (*Result, erro
 		return nil, err
 	}
 	t := src.Clone()
-	t.DB, t.Name = db, st.Table.Name
-	t.CreateTime = s.e.clock.Now().UnixMilli()
-	err = s.e.cat.Update(func(tx *catalog.Tx) error {
-		d, ok := tx.Database(db)
-		if !ok {
-			return errorf("Unknown database '%s'", db)
-		}
-		if _, exists := d.Tables[t.Name]; exists {
-			if st.IfNotExists {
-				return errSkip
-			}
-			return errorf("Table '%s' already exists", t.Name)
-		}
-		t.ID = tx.NewID()
-		d.Tables[t.Name] = t
-		return nil
-	})
-	return execResult(err)
+	t.Name = st.Table.Name
+	return s.addTable(db, t, st.IfNotExists)
 }
 
 // buildTable validates a CREATE TABLE and builds the table definition.

@@ -121,24 +121,18 @@ func execResult(err error) (*Result, error) {
 // lookupTable resolves [db.]name for a query or DML statement, with the
 // Nereids texts.
 func (s *Session) lookupTable(tn sql.TableName) (*catalog.Table, error) {
-	db, err := s.dbName(tn.DB)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.e.cat.Table(db, tn.Name)
-	switch err {
-	case nil:
-		return t, nil
-	case catalog.ErrUnknownDB:
-		return nil, errorf("Database [%s] does not exist.", db)
-	default:
-		return nil, errorf("Table [%s] does not exist in database [%s].", tn.Name, db)
-	}
+	return s.resolveTable(tn, "Database [%[1]s] does not exist.", "Table [%[2]s] does not exist in database [%[1]s].")
 }
 
 // ddlTable resolves [db.]name for SHOW CREATE TABLE, DESC and ALTER, with
 // the texts of those commands.
 func (s *Session) ddlTable(tn sql.TableName) (*catalog.Table, error) {
+	return s.resolveTable(tn, "Unknown database '%[1]s'", "Unknown table '%[2]s'")
+}
+
+// resolveTable finds a table; the formats of the two errors take the
+// database and the table name as arguments 1 and 2.
+func (s *Session) resolveTable(tn sql.TableName, noDB, noTable string) (*catalog.Table, error) {
 	db, err := s.dbName(tn.DB)
 	if err != nil {
 		return nil, err
@@ -148,8 +142,8 @@ func (s *Session) ddlTable(tn sql.TableName) (*catalog.Table, error) {
 	case nil:
 		return t, nil
 	case catalog.ErrUnknownDB:
-		return nil, errorf("Unknown database '%s'", db)
+		return nil, errorf(noDB, db, tn.Name)
 	default:
-		return nil, errorf("Unknown table '%s'", tn.Name)
+		return nil, errorf(noTable, db, tn.Name)
 	}
 }

@@ -88,8 +88,11 @@ func Open(dir string, opts Options) (*DB, error) {
 func (db *DB) Close() error { return db.pdb.Close() }
 
 // Get returns a copy of the value stored under key, or ErrNotFound.
-func (db *DB) Get(key []byte) ([]byte, error) {
-	v, closer, err := db.pdb.Get(key)
+func (db *DB) Get(key []byte) ([]byte, error) { return copyGet(db.pdb, key) }
+
+// copyGet reads key from a Pebble reader and copies the value out.
+func copyGet(r pebble.Reader, key []byte) ([]byte, error) {
+	v, closer, err := r.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, ErrNotFound
 	}
@@ -176,18 +179,7 @@ type Snapshot struct {
 }
 
 // Get returns a copy of the value under key in the snapshot, or ErrNotFound.
-func (s *Snapshot) Get(key []byte) ([]byte, error) {
-	v, closer, err := s.s.Get(key)
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := append([]byte(nil), v...)
-	closer.Close()
-	return out, nil
-}
+func (s *Snapshot) Get(key []byte) ([]byte, error) { return copyGet(s.s, key) }
 
 // NewIter iterates the snapshot over [lower, upper).
 func (s *Snapshot) NewIter(lower, upper []byte) (*Iter, error) {
