@@ -243,14 +243,8 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 			def = str(defaultText(c.Default))
 		}
 		var extras []string
-		switch {
-		case c.IsKey:
-		case c.Agg != "":
-			extras = append(extras, c.Agg)
-		case t.Keys == catalog.UniqueKeys && !t.MergeOnWrite():
-			extras = append(extras, "REPLACE")
-		default:
-			extras = append(extras, "NONE")
+		if e := aggExtra(t, c); e != "" {
+			extras = append(extras, e)
 		}
 		if c.AutoInc {
 			extras = append(extras, "AUTO_INCREMENT")
@@ -261,6 +255,69 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 		})
 	}
 	return res, nil
+}
+
+// showColumns is SHOW [FULL] COLUMNS FROM t: Doris's ShowColumnsCommand,
+// with the internal type spelling and YES/NO flags.
+func (s *Session) showColumns(st *sql.ShowColumns) (*Result, error) {
+	t, err := s.ddlTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{"Field", "Type", "Null", "Key", "Default", "Extra"}
+	if st.Full {
+		names = []string{"Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"}
+	}
+	res := &Result{ResultSet: true}
+	for _, n := range names {
+		res.Columns = append(res.Columns, Column{Name: n, Type: varcharType})
+	}
+	yesNo := map[bool]string{true: "YES", false: "NO"}
+	for _, c := range t.Columns {
+		if c.Hidden && !s.ShowHidden() {
+			continue
+		}
+		def := types.NullValue
+		if c.Default != nil && c.Default.Kind != catalog.DefaultNull {
+			def = str(defaultText(c.Default))
+		}
+		extra := aggExtra(t, c)
+		row := []types.Value{str(c.Name), str(internalTypeName(c.Type)), str(yesNo[c.Nullable]), str(yesNo[c.IsKey]), def, str(extra)}
+		if st.Full {
+			row = []types.Value{str(c.Name), str(internalTypeName(c.Type)), str(""), str(yesNo[c.Nullable]), str(yesNo[c.IsKey]), def, str(extra), str(""), str(c.Comment)}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, nil
+}
+
+// aggExtra is the aggregation type Doris shows for a column: none for keys,
+// the aggregate of an Aggregate Key value column, REPLACE on merge-on-read
+// Unique Key tables, NONE otherwise.
+func aggExtra(t *catalog.Table, c *catalog.Column) string {
+	switch {
+	case c.IsKey:
+		return ""
+	case c.Agg != "":
+		return c.Agg
+	case t.Keys == catalog.UniqueKeys && !t.MergeOnWrite():
+		return "REPLACE"
+	}
+	return "NONE"
+}
+
+// internalTypeName spells a type as Doris's ScalarType.toString (the
+// versioned names: decimalv3, datev2, datetimev2).
+func internalTypeName(t types.Type) string {
+	switch t.Kind {
+	case types.Decimal:
+		return fmt.Sprintf("decimalv3(%d,%d)", t.Precision, t.Scale)
+	case types.Date:
+		return "datev2"
+	case types.DateTime:
+		return fmt.Sprintf("datetimev2(%d)", t.Scale)
+	}
+	return t.String()
 }
 
 func defaultText(d *catalog.Default) string {

@@ -14,8 +14,9 @@ import (
 
 // plan is a bound SELECT over one table (or no table).
 type plan struct {
-	t      *catalog.Table
-	scope  *expr.Scope // the source row
+	t       *catalog.Table
+	virtual [][]types.Value // rows of an information_schema table
+	scope   *expr.Scope     // the source row
 	filter expr.Compiled
 	prefix []byte // key prefix narrowing the scan (point or prefix lookup)
 
@@ -95,6 +96,24 @@ func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
 		return errorf("%s query is not supported yet", strings.ToUpper(from.ScanParams.Name))
 	case from.VersionAsOf != nil || from.TimeAsOf != nil:
 		return errorf("FOR VERSION/TIME AS OF is not supported yet")
+	}
+	if isInfoSchema(from.Table.DB) || (from.Table.DB == "" && isInfoSchema(s.db)) {
+		it, ok := s.infoSchemaTable(from.Table.Name)
+		if !ok {
+			return errorf("Table [%s] does not exist in database [%s].", from.Table.Name, infoSchema)
+		}
+		qual := from.Table.Name
+		if from.Alias != "" {
+			qual = from.Alias
+		}
+		for _, c := range it.cols {
+			p.scope.Columns = append(p.scope.Columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
+		}
+		p.virtual = it.rows
+		if p.virtual == nil {
+			p.virtual = [][]types.Value{}
+		}
+		return nil
 	}
 	t, err := s.lookupTable(from.Table)
 	if err != nil {
@@ -320,7 +339,31 @@ func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
 	if p.limit != nil && p.agg == nil && len(p.order) == 0 && !p.distinct && p.having == nil {
 		stopAt = int(p.limit.Offset + p.limit.Count)
 	}
+	filter := func(row []types.Value) (bool, error) {
+		if p.filter == nil {
+			return true, nil
+		}
+		v, err := p.filter.Eval(row, ctx)
+		if err != nil {
+			return false, err
+		}
+		return !v.IsNull() && truthy(v), nil
+	}
 	source := func(fn func(row []types.Value) error) error {
+		if p.virtual != nil {
+			for _, row := range p.virtual {
+				if ok, err := filter(row); err != nil || !ok {
+					if err != nil {
+						return err
+					}
+					continue
+				}
+				if err := fn(row); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		if p.t == nil {
 			return fn(nil)
 		}
@@ -332,14 +375,8 @@ func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
 			prefix = sc.rc.Prefix()
 		}
 		return sc.scan(prefix, func(row []types.Value) (bool, error) {
-			if p.filter != nil {
-				v, err := p.filter.Eval(row, ctx)
-				if err != nil {
-					return false, err
-				}
-				if v.IsNull() || !truthy(v) {
-					return true, nil
-				}
+			if ok, err := filter(row); err != nil || !ok {
+				return err == nil, err
 			}
 			if err := fn(row); err != nil {
 				return false, err

@@ -122,7 +122,7 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 	case *sql.Describe:
 		return s.describe(st.Table, st.All)
 	case *sql.ShowColumns:
-		return s.describe(st.Table, false)
+		return s.showColumns(st)
 	case *sql.ShowCreateTable:
 		return s.showCreateTable(st)
 	case *sql.ShowPartitions:
