@@ -68,7 +68,7 @@ func (c *benchClient) query(stmt string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !bytes.Contains(body, []byte(`"code": 0`)) {
+	if !bytes.Contains(body, []byte(`"code": 0`)) && !bytes.Contains(body, []byte(`"code":0`)) {
 		return nil, fmt.Errorf("%s: %s", stmt, body)
 	}
 	return body, nil
@@ -132,7 +132,7 @@ func BenchmarkPointLookupHTTP(b *testing.B) {
 						seed ^= seed << 17
 						k := int(seed % uint64(n))
 						body, err := c.query("SELECT * FROM " + table + " WHERE k = " + strconv.Itoa(k))
-						if err == nil && !bytes.Contains(body, []byte("["+strconv.Itoa(k)+", ")) {
+						if err == nil && !bytes.Contains(body, []byte("["+strconv.Itoa(k)+",")) && !bytes.Contains(body, []byte("["+strconv.Itoa(k)+", ")) {
 							err = fmt.Errorf("k = %d: row missing from %s", k, body)
 						}
 						if err != nil {

@@ -17,8 +17,8 @@ type plan struct {
 	t       *catalog.Table
 	virtual [][]types.Value // rows of an information_schema table
 	scope   *expr.Scope     // the source row
-	filter expr.Compiled
-	prefix []byte // key prefix narrowing the scan (point or prefix lookup)
+	filter  expr.Compiled
+	prefix  []byte // key prefix narrowing the scan (point or prefix lookup)
 
 	agg *aggPlan // nil when not aggregating
 
