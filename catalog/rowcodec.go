@@ -149,6 +149,32 @@ func (rc *RowCodec) DecodeKey(key []byte, row []types.Value) error {
 // DecodeValue fills the value columns of row from an encoded value. fill
 // gives the value of a column missing from an older schema version.
 func (rc *RowCodec) DecodeValue(val []byte, row []types.Value, scratch []types.Value, fill func(col int) types.Value) ([]types.Value, error) {
+	return rc.DecodeValueMask(val, row, scratch, fill, nil)
+}
+
+// Projection is the set of columns a reader needs, prepared per schema
+// version. It is immutable and built once per statement.
+type Projection struct {
+	need []bool
+	skip map[uint32][]bool // per version: stored values to step over
+}
+
+// NewProjection prepares reading only the columns with need[col] set.
+func (rc *RowCodec) NewProjection(need []bool) *Projection {
+	p := &Projection{need: need, skip: map[uint32][]bool{}}
+	for ver, vl := range rc.versions {
+		skip := make([]bool, len(vl.types))
+		for j, col := range vl.target {
+			skip[j] = col < 0 || !need[col]
+		}
+		p.skip[ver] = skip
+	}
+	return p
+}
+
+// DecodeValueMask is DecodeValue that fills only the columns of proj (all
+// when proj is nil); the others keep their previous values.
+func (rc *RowCodec) DecodeValueMask(val []byte, row []types.Value, scratch []types.Value, fill func(col int) types.Value, proj *Projection) ([]types.Value, error) {
 	ver, body, err := storage.RowVersion(val)
 	if err != nil {
 		return scratch, err
@@ -161,16 +187,22 @@ func (rc *RowCodec) DecodeValue(val []byte, row []types.Value, scratch []types.V
 		scratch = make([]types.Value, len(vl.types))
 	}
 	scratch = scratch[:len(vl.types)]
-	if err := storage.DecodeRow(body, vl.types, scratch); err != nil {
+	var skip, need []bool
+	if proj != nil {
+		skip, need = proj.skip[ver], proj.need
+	}
+	if err := storage.DecodeRowMask(body, vl.types, scratch, skip); err != nil {
 		return scratch, err
 	}
 	for j, p := range vl.target {
-		if p >= 0 {
+		if p >= 0 && (need == nil || need[p]) {
 			row[p] = scratch[j]
 		}
 	}
 	for _, p := range vl.absent {
-		row[p] = fill(p)
+		if need == nil || need[p] {
+			row[p] = fill(p)
+		}
 	}
 	return scratch, nil
 }

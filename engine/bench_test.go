@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -10,8 +11,8 @@ import (
 	"loadgw/upsert"
 )
 
-// openBench opens an engine for benchmarks: no fsync, 256 MiB block cache.
-func openBench(b *testing.B, dir string) *Engine {
+// benchOpen opens an engine for benchmarks: no fsync, 256 MiB block cache.
+func benchOpen(b *testing.B, dir string) *Engine {
 	b.Helper()
 	e, err := Open(dir, Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
 	if err != nil {
@@ -21,7 +22,7 @@ func openBench(b *testing.B, dir string) *Engine {
 	return e
 }
 
-func mustExec(b *testing.B, sess *Session, stmt string) *Result {
+func benchExec(b *testing.B, sess *Session, stmt string) *Result {
 	b.Helper()
 	res, err := sess.Execute(stmt)
 	if err != nil {
@@ -33,21 +34,20 @@ func mustExec(b *testing.B, sess *Session, stmt string) *Result {
 // benchRow gives the user columns k, v, s of row i.
 type benchRow func(i int) (k int64, v int32, s string)
 
-// permuted spreads v over 0..n-1 in a scrambled order (7919 is prime and
+// benchPermuted spreads v over 0..n-1 in a scrambled order (7919 is prime and
 // coprime to the powers of ten used here).
-func permuted(n int) benchRow {
+func benchPermuted(n int) benchRow {
 	return func(i int) (int64, int32, string) {
 		v := int32(i * 7919 % n)
 		return int64(i), v, fmt.Sprintf("row-%08d-%d", i, v)
 	}
 }
 
-// load writes n rows into db.name through the writer, in commits of 50k rows
+// benchLoad writes n rows into db.name through the writer, in commits of 50k rows
 // in ascending key order. Columns other than k, v and s get their defaults
-// (the hidden columns of a Unique Key table). The rows stay where the writes
-// left them (memtables and flushed L0 files): storage.DB.Compact cannot be
-// used yet, it passes a nil context to Pebble and crashes.
-func load(b *testing.B, e *Engine, db, name string, n int, gen benchRow) {
+// (the hidden columns of a Unique Key table). The table's key range is then
+// compacted, so reads see the sorted runs a loaded table settles into.
+func benchLoad(b *testing.B, e *Engine, db, name string, n int, gen benchRow) {
 	b.Helper()
 	t, err := e.Catalog().Table(db, name)
 	if err != nil {
@@ -77,6 +77,9 @@ func load(b *testing.B, e *Engine, db, name string, n int, gen benchRow) {
 			b.Fatal(err)
 		}
 	}
+	if err := e.Store().Compact(context.Background(), rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // BenchmarkFullScanWhere counts the rows of a 1M-row Duplicate Key table
@@ -84,20 +87,20 @@ func load(b *testing.B, e *Engine, db, name string, n int, gen benchRow) {
 // filtered.
 func BenchmarkFullScanWhere(b *testing.B) {
 	const n = 1_000_000
-	e := openBench(b, b.TempDir())
+	e := benchOpen(b, b.TempDir())
 	sess := e.NewSession("")
-	mustExec(b, sess, "CREATE DATABASE bench; USE bench")
-	mustExec(b, sess, "CREATE TABLE t (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
+	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	benchExec(b, sess, "CREATE TABLE t (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
 		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1")`)
 	start := time.Now()
-	load(b, e, "bench", "t", n, permuted(n))
+	benchLoad(b, e, "bench", "t", n, benchPermuted(n))
 	b.Logf("loaded %d rows in %v", n, time.Since(start))
 
 	const q = "SELECT count(*) FROM t WHERE v > 500000 AND v < 600000"
 	b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			res := mustExec(b, sess, q)
+			res := benchExec(b, sess, q)
 			if got := res.Rows[0][0].I; got != 99_999 {
 				b.Fatalf("count = %d, want 99999", got)
 			}
@@ -111,14 +114,14 @@ func BenchmarkFullScanWhere(b *testing.B) {
 // (k + 0 = x: a full scan), on Unique Key tables of growing size. A seek keeps
 // its cost as the table grows; a scan grows with it.
 func BenchmarkPointLookup(b *testing.B) {
-	e := openBench(b, b.TempDir())
+	e := benchOpen(b, b.TempDir())
 	sess := e.NewSession("")
-	mustExec(b, sess, "CREATE DATABASE bench; USE bench")
+	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
 	for _, n := range []int{1_000, 100_000} {
 		name := fmt.Sprintf("u%d", n)
-		mustExec(b, sess, "CREATE TABLE "+name+" (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) "+
+		benchExec(b, sess, "CREATE TABLE "+name+" (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) "+
 			`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1")`)
-		load(b, e, "bench", name, n, permuted(n))
+		benchLoad(b, e, "bench", name, n, benchPermuted(n))
 		for _, form := range []struct{ name, where string }{{"seek", "k = %d"}, {"scan", "k + 0 = %d"}} {
 			b.Run(fmt.Sprintf("rows=%d/%s", n, form.name), func(b *testing.B) {
 				b.ReportAllocs()
@@ -126,7 +129,7 @@ func BenchmarkPointLookup(b *testing.B) {
 				for b.Loop() {
 					k := i * 7 % n
 					i++
-					res := mustExec(b, sess, fmt.Sprintf("SELECT * FROM %s WHERE "+form.where, name, k))
+					res := benchExec(b, sess, fmt.Sprintf("SELECT * FROM %s WHERE "+form.where, name, k))
 					if len(res.Rows) != 1 || res.Rows[0][0].I != int64(k) {
 						b.Fatalf("k = %d: got %v", k, res.Rows)
 					}

@@ -20,12 +20,22 @@ type scanner struct {
 	now     time.Time
 	loc     *time.Location
 	delSign int // position of __DORIS_DELETE_SIGN__, or -1
+	proj    *catalog.Projection
 	scratch []types.Value
 }
 
 func (s *Session) newScanner(t *catalog.Table, snap *storage.Snapshot, now time.Time) *scanner {
 	_, ds := t.Column(catalog.DeleteSignCol)
 	return &scanner{rc: s.e.Codec(t), t: t, snap: snap, now: now, loc: s.loc, delSign: ds}
+}
+
+// project restricts decoding to the columns with need[col] set; the delete
+// sign is always read.
+func (sc *scanner) project(need []bool) {
+	if sc.delSign >= 0 {
+		need[sc.delSign] = true
+	}
+	sc.proj = sc.rc.NewProjection(need)
 }
 
 // scan calls fn for each visible row whose encoded key starts with prefix
@@ -68,7 +78,7 @@ func (sc *scanner) decode(key, val []byte, row []types.Value) error {
 		return fmt.Errorf("cannot decode key of %s: %w", sc.t.Name, err)
 	}
 	var err error
-	sc.scratch, err = sc.rc.DecodeValue(val, row, sc.scratch, sc.fill)
+	sc.scratch, err = sc.rc.DecodeValueMask(val, row, sc.scratch, sc.fill, sc.proj)
 	if err != nil {
 		return fmt.Errorf("cannot decode row of %s: %w", sc.t.Name, err)
 	}

@@ -15,6 +15,7 @@ import (
 // plan is a bound SELECT over one table (or no table).
 type plan struct {
 	t       *catalog.Table
+	need    []bool          // source columns the statement reads
 	virtual [][]types.Value // rows of an information_schema table
 	scope   *expr.Scope     // the source row
 	filter  expr.Compiled
@@ -70,6 +71,9 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (*plan, error) {
 	items, err := expandStars(st.Items, p)
 	if err != nil {
 		return nil, err
+	}
+	if p.t != nil {
+		p.need = referencedColumns(st, items, p.scope)
 	}
 	if len(st.GroupBy) > 0 || hasAggregate(st) {
 		return p, s.planAggregate(p, st, items)
@@ -155,6 +159,38 @@ func expandStars(items []sql.SelectItem, p *plan) ([]sql.SelectItem, error) {
 		}
 	}
 	return out, nil
+}
+
+// referencedColumns marks the source columns any part of the statement can
+// read. A name that does not resolve marks nothing: binding reports it.
+// ORDER BY and HAVING may name select aliases; marking by name only ever
+// marks more than needed, never less.
+func referencedColumns(st *sql.Select, items []sql.SelectItem, scope *expr.Scope) []bool {
+	need := make([]bool, len(scope.Columns))
+	mark := func(e expr.Expr) {
+		walkExpr(e, func(e expr.Expr) {
+			if ref, ok := e.(*expr.ColumnRef); ok {
+				for i := range scope.Columns {
+					c := &scope.Columns[i]
+					if strings.EqualFold(c.Name, ref.Name) {
+						need[i] = true
+					}
+				}
+			}
+		})
+	}
+	for _, it := range items {
+		mark(it.Expr)
+	}
+	mark(st.Where)
+	mark(st.Having)
+	for _, g := range st.GroupBy {
+		mark(g)
+	}
+	for _, o := range st.OrderBy {
+		mark(o.Expr)
+	}
+	return need
 }
 
 // origName is the table column a plain column reference reads.
@@ -370,6 +406,9 @@ func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
 		snap := s.e.db.NewSnapshot()
 		defer snap.Close()
 		sc := s.newScanner(p.t, snap, ctx.Now)
+		if p.need != nil {
+			sc.project(slices.Clone(p.need))
+		}
 		prefix := p.prefix
 		if prefix == nil {
 			prefix = sc.rc.Prefix()

@@ -12,6 +12,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -130,8 +131,8 @@ func (db *DB) NewIter(lower, upper []byte) (*Iter, error) {
 }
 
 // Compact compacts the key range [start, end).
-func (db *DB) Compact(start, end []byte) error {
-	return db.pdb.Compact(nil, start, end, true)
+func (db *DB) Compact(ctx context.Context, start, end []byte) error {
+	return db.pdb.Compact(ctx, start, end, true)
 }
 
 // Batch is a set of mutations applied atomically by Commit.

@@ -114,3 +114,40 @@ func TestRowEncodingRoundTrip(t *testing.T) {
 		t.Error("truncated row decoded without error")
 	}
 }
+
+// TestDecodeRowMaskSkips decodes every other column of a row and checks the
+// decoded ones are right and the skipped ones untouched.
+func TestDecodeRowMaskSkips(t *testing.T) {
+	ts := []types.Type{
+		{Kind: types.Varchar, Len: 8}, {Kind: types.Int}, {Kind: types.Decimal, Precision: 30, Scale: 2},
+		{Kind: types.BigInt}, {Kind: types.Float}, {Kind: types.Boolean}, {Kind: types.Double},
+		{Kind: types.LargeInt}, {Kind: types.Decimal, Precision: 9, Scale: 1}, {Kind: types.String},
+	}
+	vals := []types.Value{
+		types.NewString(types.Varchar, "abc"), types.NewInt(types.Int, 300), {Kind: types.Decimal, Scale: 2, I: 7},
+		types.NewInt(types.BigInt, -1<<40), types.NewFloat(types.Float, 2.5), types.NewBool(true), types.NewFloat(types.Double, 3.25),
+		{Kind: types.LargeInt, I: 9}, {Kind: types.Decimal, Scale: 1, I: 15}, types.NewString(types.String, "tail"),
+	}
+	_, body, _ := RowVersion(AppendRow(nil, 1, vals, ts))
+	for offset := 0; offset < 2; offset++ {
+		skip := make([]bool, len(ts))
+		got := make([]types.Value, len(ts))
+		sentinel := types.NewString(types.String, "untouched")
+		for i := range skip {
+			skip[i] = i%2 == offset
+			got[i] = sentinel
+		}
+		if err := DecodeRowMask(body, ts, got, skip); err != nil {
+			t.Fatal(err)
+		}
+		for i := range ts {
+			want := vals[i]
+			if skip[i] {
+				want = sentinel
+			}
+			if got[i] != want {
+				t.Errorf("offset %d column %d: got %+v want %+v", offset, i, got[i], want)
+			}
+		}
+	}
+}

@@ -78,6 +78,13 @@ func RowVersion(b []byte) (uint32, []byte, error) {
 // types ts into dst, which must have len(ts) elements. Strings are copied out
 // of b, so dst stays valid after b changes.
 func DecodeRow(b []byte, ts []types.Type, dst []types.Value) error {
+	return DecodeRowMask(b, ts, dst, nil)
+}
+
+// DecodeRowMask is DecodeRow that decodes only the values whose skip[i] is
+// false (nil skip decodes all); skipped values are left as they are in dst.
+// Skipping avoids the copy of strings a statement never reads.
+func DecodeRowMask(b []byte, ts []types.Type, dst []types.Value, skip []bool) error {
 	nb := (len(ts) + 7) / 8
 	if len(b) < nb {
 		return errCorruptRow
@@ -89,12 +96,49 @@ func DecodeRow(b []byte, ts []types.Type, dst []types.Value) error {
 			continue
 		}
 		var err error
-		dst[i], b, err = decodeValue(b, t)
+		if skip != nil && skip[i] {
+			b, err = skipValue(b, t)
+		} else {
+			dst[i], b, err = decodeValue(b, t)
+		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// skipValue steps over one encoded value.
+func skipValue(b []byte, t types.Type) ([]byte, error) {
+	n := 0
+	switch t.Kind {
+	case types.Boolean:
+		n = 1
+	case types.TinyInt, types.SmallInt, types.Int, types.BigInt, types.Date, types.DateTime, types.TimestampTZ:
+		_, n = binary.Varint(b)
+	case types.Decimal:
+		if t.Precision <= 18 {
+			_, n = binary.Varint(b)
+		} else {
+			n = 16
+		}
+	case types.LargeInt:
+		n = 16
+	case types.Float:
+		n = 4
+	case types.Double:
+		n = 8
+	default:
+		l, m := binary.Uvarint(b)
+		if m <= 0 || uint64(len(b)-m) < l {
+			return nil, errCorruptRow
+		}
+		n = m + int(l)
+	}
+	if n <= 0 || n > len(b) {
+		return nil, errCorruptRow
+	}
+	return b[n:], nil
 }
 
 func decodeValue(b []byte, t types.Type) (types.Value, []byte, error) {

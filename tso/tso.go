@@ -76,9 +76,10 @@ func Open(db *storage.DB, c clock.Clock, opts Options) (*Oracle, error) {
 		return nil, fmt.Errorf("cannot read TSO window: corrupt value of %d bytes", len(b))
 	default:
 		o.windowEnd = int64(binary.BigEndian.Uint64(b))
-		// Everything handed out before had physical < windowEnd.
+		// Everything handed out before had physical < windowEnd, so
+		// (windowEnd, 0) is a floor that no earlier TSO reached; the first
+		// new TSO is above it.
 		o.physical = o.windowEnd
-		o.logical = -1
 	}
 	return o, nil
 }
@@ -122,19 +123,16 @@ type Status struct {
 }
 
 // Current reports the oracle's state without advancing it. CurrentTSO is the
-// last TSO handed out (or the restart floor when none has been yet).
+// last TSO handed out, or after a restart a floor above every earlier TSO
+// and below the next one.
 func (o *Oracle) Current() Status {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	l := o.logical
-	if l < 0 {
-		l = 0
-	}
 	return Status{
 		WindowEndPhysicalTime: o.windowEnd,
-		CurrentTSO:            Compose(o.physical, l),
+		CurrentTSO:            Compose(o.physical, o.logical),
 		CurrentPhysical:       o.physical,
-		CurrentLogical:        l,
+		CurrentLogical:        o.logical,
 	}
 }
 
@@ -148,9 +146,5 @@ func (o *Oracle) ReadTSO() uint64 {
 	if now > o.physical {
 		return Compose(now, 0)
 	}
-	l := o.logical
-	if l < 0 {
-		l = 0
-	}
-	return Compose(o.physical, l)
+	return Compose(o.physical, o.logical)
 }

@@ -94,3 +94,29 @@ func TestComposeMatchesDorisLayout(t *testing.T) {
 		t.Fatal("Physical(0) must be 0")
 	}
 }
+
+// TestCurrentAfterRestartIsBelowNext checks that the status reported after a
+// restart, before any commit, is below the first new TSO.
+func TestCurrentAfterRestartIsBelowNext(t *testing.T) {
+	dir := t.TempDir()
+	c := clock.NewManual(time.Unix(5000, 0))
+	o, db := openOracle(t, dir, c)
+	last, err := o.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	o, db = openOracle(t, dir, c)
+	defer db.Close()
+	floor := o.Current().CurrentTSO
+	if floor <= last {
+		t.Fatalf("restart floor %d not above last TSO %d", floor, last)
+	}
+	next, err := o.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next <= floor {
+		t.Fatalf("first TSO after restart %d not above reported floor %d", next, floor)
+	}
+}
