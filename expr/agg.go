@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"math/big"
 	"strings"
 
 	"loadgw/types"
@@ -117,9 +116,9 @@ type sumAgg struct{ t types.Type }
 type sumState struct {
 	has bool
 	i   int64
-	l   i128
+	l   types.Int128 // LARGEINT sum, wrapping modulo 2^128
 	f   float64
-	d   *big.Int // unscaled at the result scale
+	d   types.Int128 // DECIMAL sum unscaled at the result scale, wrapping
 }
 
 func (a *sumAgg) NewState() AggState { return &sumState{} }
@@ -139,13 +138,10 @@ func (a *sumAgg) Add(st AggState, args []types.Value) error {
 	case types.BigInt:
 		s.i += v.I
 	case types.LargeInt:
-		s.l = s.l.add(i128From(v))
+		x, _ := types.UnscaledOf(v)
+		s.l, _ = s.l.Add(x) // wraps like C++ __int128
 	case types.Decimal:
-		x, sx := unscaled(v)
-		if s.d == nil {
-			s.d = new(big.Int)
-		}
-		s.d.Add(s.d, rescale(x, sx, int(a.t.Scale)))
+		s.d, _ = s.d.Add(decimalTerm(v, int(a.t.Scale))) // wraps
 	default:
 		s.f += asFloat(v)
 	}
@@ -161,12 +157,23 @@ func (a *sumAgg) Result(st AggState) types.Value {
 	case types.BigInt:
 		return types.NewInt(types.BigInt, s.i)
 	case types.LargeInt:
-		return s.l.value(types.LargeInt, 0)
+		return types.NewLargeInt(s.l)
 	case types.Decimal:
-		v, _ := fromBig(s.d)
-		return v.value(types.Decimal, a.t.Scale)
+		return types.NewDecimal(s.d, int(a.t.Scale))
 	}
 	return types.NewFloat(types.Double, s.f)
+}
+
+// decimalTerm is v's unscaled value at scale rs, the way SUM adds it: rounded
+// half away from zero when v has more fraction digits, wrapping modulo 2^128
+// when it has fewer and does not fit.
+func decimalTerm(v types.Value, rs int) types.Int128 {
+	x, sx := types.UnscaledOf(v)
+	if sx < rs {
+		return mulPow10Wrap(x, rs-sx)
+	}
+	x, _ = types.RescaleDecimal(x, sx, rs) // shrinking cannot overflow
+	return x
 }
 
 type avgAgg struct {
@@ -196,10 +203,14 @@ func (a *avgAgg) Result(st AggState) types.Value {
 		return total
 	}
 	if a.t.Kind == types.Decimal {
-		x, sx := unscaled(total)
-		num := rescale(x, sx, int(a.t.Scale))
-		v, _ := fromBig(divRound(num, big.NewInt(s.n)))
-		return v.value(types.Decimal, a.t.Scale)
+		x, sx := types.UnscaledOf(total)
+		n, rs := types.FromInt64(s.n), int(a.t.Scale)
+		q, ok := types.DecimalQuo(x, sx, n, 0, rs)
+		if !ok {
+			// The quotient is wider than 128 bits: wrap it like the sum.
+			q = types.DecimalExact('/', x, sx, n, 0, rs).Wrap()
+		}
+		return types.NewDecimal(q, rs)
 	}
 	return types.NewFloat(types.Double, asFloat(total)/float64(s.n))
 }
@@ -318,12 +329,18 @@ func distinctKey(v types.Value) string {
 		return "s" + v.S
 	case isFloat(v.Kind):
 		return "f" + sprintf("%v", v.F)
-	case v.Kind == types.Decimal:
-		x, s := unscaled(v)
-		r := new(big.Rat).SetFrac(x, pow10Big[s])
-		return "n" + r.RatString()
 	case isNumeric(v.Kind):
-		return "n" + i128From(v).String()
+		// DECIMALs without trailing fraction zeros, so that 1.50 = 1.5 and
+		// 2.00 = 2 (the LARGEINT and integer key).
+		x, s := types.UnscaledOf(v)
+		for ten := types.FromInt64(10); s > 0; s-- {
+			q, r, _ := x.QuoRem(ten)
+			if !r.IsZero() {
+				break
+			}
+			x = q
+		}
+		return "n" + types.FormatDecimal(x, s)
 	}
 	return sprintf("%d:%d:%d", v.Kind, v.I, v.Hi)
 }

@@ -72,8 +72,8 @@ func literalTo(c Compiled, other types.Type) Compiled {
 	if isIntegral(other.Kind) {
 		// The literal keeps its own size: '1000' against a TINYINT is 1000.
 		if v, err := safeCast(k.v, tLargeInt); err == nil {
-			if i := i128From(v); i.isInt64() {
-				v = types.NewInt(types.BigInt, int64(i.lo))
+			if i, _ := types.UnscaledOf(v); i.IsInt64() {
+				v = types.NewInt(types.BigInt, i.Int64())
 				return bindLiteral(&Literal{Val: v, Type: tBigInt})
 			}
 			return &constNode{v: v, t: tLargeInt}
@@ -181,43 +181,62 @@ func safeMod(a, b int64) (int64, bool) {
 	return a % b, true
 }
 
+// largeFn is the LARGEINT kernel. + - * and the bit operators wrap modulo
+// 2^128 like C++ __int128, which is what Doris's backend does, so the
+// overflow flags of types.Int128's checked arithmetic are ignored on purpose.
+// DIV and % by zero are NULL.
 func largeFn(op string) binFn {
-	mk := func(f func(a, b i128) (i128, bool)) binFn {
+	mk := func(f func(a, b types.Int128) (types.Int128, bool)) binFn {
 		return func(a, b types.Value, _ *Context) (types.Value, error) {
-			x, ok := f(i128From(a), i128From(b))
+			x, _ := types.UnscaledOf(a)
+			y, _ := types.UnscaledOf(b)
+			r, ok := f(x, y)
 			if !ok {
 				return types.NullValue, nil
 			}
-			return x.value(types.LargeInt, 0), nil
+			return types.NewLargeInt(r), nil
 		}
 	}
 	switch op {
 	case "+":
-		return mk(func(a, b i128) (i128, bool) { return a.add(b), true })
+		return mk(func(a, b types.Int128) (types.Int128, bool) {
+			r, _ := a.Add(b) // wraps on overflow
+			return r, true
+		})
 	case "-":
-		return mk(func(a, b i128) (i128, bool) { return a.sub(b), true })
+		return mk(func(a, b types.Int128) (types.Int128, bool) {
+			r, _ := a.Sub(b) // wraps on overflow
+			return r, true
+		})
 	case "*":
-		return mk(func(a, b i128) (i128, bool) { return a.mul(b), true })
+		return mk(func(a, b types.Int128) (types.Int128, bool) { return a.MulWrap(b), true })
 	case "DIV", "%":
-		return mk(func(a, b i128) (i128, bool) {
-			if b.sign() == 0 {
-				return i128{}, false
+		return mk(func(a, b types.Int128) (types.Int128, bool) {
+			if b.IsZero() {
+				return types.Int128{}, false
 			}
-			var q *big.Int
+			q, r, ok := a.QuoRem(b)
+			if !ok {
+				// MinInt128 DIV -1 wraps to MinInt128; the remainder is 0.
+				q, r = a, types.Int128{}
+			}
 			if op == "DIV" {
-				q = new(big.Int).Quo(a.big(), b.big())
-			} else {
-				q = new(big.Int).Rem(a.big(), b.big())
+				return q, true
 			}
-			r, _ := fromBig(q)
 			return r, true
 		})
 	case "&":
-		return mk(func(a, b i128) (i128, bool) { return i128{a.hi & b.hi, a.lo & b.lo}, true })
+		return mk(func(a, b types.Int128) (types.Int128, bool) {
+			return types.Int128{Hi: a.Hi & b.Hi, Lo: a.Lo & b.Lo}, true
+		})
 	case "|":
-		return mk(func(a, b i128) (i128, bool) { return i128{a.hi | b.hi, a.lo | b.lo}, true })
+		return mk(func(a, b types.Int128) (types.Int128, bool) {
+			return types.Int128{Hi: a.Hi | b.Hi, Lo: a.Lo | b.Lo}, true
+		})
 	case "^":
-		return mk(func(a, b i128) (i128, bool) { return i128{a.hi ^ b.hi, a.lo ^ b.lo}, true })
+		return mk(func(a, b types.Int128) (types.Int128, bool) {
+			return types.Int128{Hi: a.Hi ^ b.Hi, Lo: a.Lo ^ b.Lo}, true
+		})
 	}
 	return nil
 }
@@ -228,13 +247,20 @@ func asFloat(v types.Value) float64 {
 	case types.Float, types.Double:
 		return v.F
 	case types.LargeInt:
-		f, _ := new(big.Float).SetInt(i128From(v).big()).Float64()
+		x := types.Int128Of(v)
+		if x.IsInt64() {
+			return float64(x.Int64())
+		}
+		// Nearest float64; types.Int128.Float64 may round twice.
+		f, _ := new(big.Float).SetInt(x.Big()).Float64()
 		return f
 	case types.Decimal:
 		if v.Hi == v.I>>63 && v.Scale <= 15 {
 			return float64(v.I) / math.Pow10(int(v.Scale))
 		}
-		r := new(big.Rat).SetFrac(i128From(v).big(), pow10Big[v.Scale])
+		// The nearest float64 of the exact quotient, unlike
+		// types.DecimalToFloat64's double(unscaled)/double(10^scale).
+		r := new(big.Rat).SetFrac(types.Int128Of(v).Big(), types.Pow10(int(v.Scale)).Big())
 		f, _ := r.Float64()
 		return f
 	}
@@ -272,8 +298,8 @@ func floatFn(op string, k types.Kind) binFn {
 func bitNotFn(t types.Type) func(types.Value, *Context) (types.Value, error) {
 	return func(a types.Value, _ *Context) (types.Value, error) {
 		if t.Kind == types.LargeInt {
-			x := i128From(a)
-			return i128{^x.hi, ^x.lo}.value(types.LargeInt, 0), nil
+			x, _ := types.UnscaledOf(a)
+			return types.NewLargeInt(types.Int128{Hi: ^x.Hi, Lo: ^x.Lo}), nil
 		}
 		return types.Value{Kind: t.Kind, I: wrapInt(t.Kind, ^a.I)}, nil
 	}

@@ -25,12 +25,14 @@ func benchRows() [][]types.Value {
 	return rows
 }
 
-func benchEval(b *testing.B, e Expr) {
-	c, err := Bind(e, benchScope)
+func benchEval(b *testing.B, e Expr) { benchEvalIn(b, benchScope, benchRows(), e) }
+
+func benchEvalIn(b *testing.B, scope *Scope, rows [][]types.Value, e Expr) {
+	b.Helper()
+	c, err := Bind(e, scope)
 	if err != nil {
 		b.Fatal(err)
 	}
-	rows := benchRows()
 	ctx := NewContext(time.UTC, time.Now())
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -103,5 +105,79 @@ func TestBitmapRoundTrip(t *testing.T) {
 	}
 	if BitmapToString(s) != "1,3,5" || BitmapToString(EncodeBitmap(nil)) != "" {
 		t.Fatalf("BitmapToString = %q", BitmapToString(s))
+	}
+}
+
+// decScope is `d DECIMAL(10,2), l LARGEINT`.
+var decScope = &Scope{Columns: []Column{
+	{Name: "d", Type: tDecimal(10, 2)},
+	{Name: "l", Type: tLargeInt},
+}}
+
+func decRows() [][]types.Value {
+	rows := make([][]types.Value, 1024)
+	for i := range rows {
+		rows[i] = []types.Value{
+			types.NewDecimal(types.FromInt64(int64(i*37-9000)), 2),
+			types.NewLargeInt(types.FromInt64(int64(i) << 40)),
+		}
+	}
+	return rows
+}
+
+func decLit(unscaled int64, p, s int) *Literal {
+	return lit(types.NewDecimal(types.FromInt64(unscaled), s), tDecimal(p, s))
+}
+
+func benchDecimal(b *testing.B, e Expr) { benchEvalIn(b, decScope, decRows(), e) }
+
+// BenchmarkDecimalArith evaluates `d * 1.5 + 0.25 > 10.00`.
+func BenchmarkDecimalArith(b *testing.B) {
+	benchDecimal(b, &Binary{Op: ">",
+		L: &Binary{Op: "+",
+			L: &Binary{Op: "*", L: &ColumnRef{Name: "d"}, R: decLit(15, 2, 1)},
+			R: decLit(25, 3, 2)},
+		R: decLit(1000, 4, 2),
+	})
+}
+
+// BenchmarkDecimalDiv evaluates `d / 3.0`.
+func BenchmarkDecimalDiv(b *testing.B) {
+	benchDecimal(b, &Binary{Op: "/", L: &ColumnRef{Name: "d"}, R: decLit(30, 2, 1)})
+}
+
+// BenchmarkDecimalRound evaluates `round(d, 1)`.
+func BenchmarkDecimalRound(b *testing.B) {
+	benchDecimal(b, &Call{Name: "round", Args: []Expr{&ColumnRef{Name: "d"}, lit(types.NewInt(types.TinyInt, 1), tTinyInt)}})
+}
+
+// BenchmarkLargeIntArith evaluates `l * 3 DIV 7`.
+func BenchmarkLargeIntArith(b *testing.B) {
+	benchDecimal(b, &Binary{Op: "DIV",
+		L: &Binary{Op: "*", L: &ColumnRef{Name: "l"}, R: lit(types.NewInt(types.TinyInt, 3), tTinyInt)},
+		R: lit(types.NewInt(types.TinyInt, 7), tTinyInt),
+	})
+}
+
+// BenchmarkSumAvgDecimal folds d into SUM and AVG states.
+func BenchmarkSumAvgDecimal(b *testing.B) {
+	rows := decRows()
+	sum, _, err := NewAggregate(&Call{Name: "sum"}, []types.Type{tDecimal(10, 2)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	avg, _, err := NewAggregate(&Call{Name: "avg"}, []types.Type{tDecimal(10, 2)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ss, as := sum.NewState(), avg.NewState()
+		for _, r := range rows[:64] {
+			_ = sum.Add(ss, r[:1])
+			_ = avg.Add(as, r[:1])
+		}
+		_, _ = sum.Result(ss), avg.Result(as)
 	}
 }

@@ -160,10 +160,10 @@ func negateLiteral(lit *Literal) (Compiled, bool) {
 		v.I = -v.I
 		return bindLiteral(&Literal{Val: v, Type: tBigInt}), true
 	case types.LargeInt, types.Decimal:
-		n := i128From(v).neg()
-		nv := n.value(v.Kind, v.Scale)
-		if v.Kind == types.LargeInt && n.isInt64() {
-			nv = types.NewInt(types.BigInt, int64(n.lo))
+		n, _ := types.Int128Of(v).Neg() // -MinInt128 wraps to itself
+		nv := types.Value{Kind: v.Kind, Scale: v.Scale, I: int64(n.Lo), Hi: n.Hi}
+		if v.Kind == types.LargeInt && n.IsInt64() {
+			nv = types.NewInt(types.BigInt, n.Int64())
 			return bindLiteral(&Literal{Val: nv, Type: tBigInt}), true
 		}
 		return &constNode{v: nv, t: lit.Type}, true

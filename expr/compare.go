@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"cmp"
 	"strings"
 
 	"loadgw/types"
@@ -77,8 +78,8 @@ func compareOp(op string, l, r Compiled, src Expr) (Compiled, error) {
 	if !ok {
 		return nil, errorf("unsupported comparison predicate %s", String(src))
 	}
-	l, r, cmp := comparer(ct, l, r)
-	return &cmpNode{l: l, r: r, op: cmpOps[op], cmp: cmp}, nil
+	l, r, order := comparer(ct, l, r)
+	return &cmpNode{l: l, r: r, op: cmpOps[op], cmp: order}, nil
 }
 
 // comparer converts both sides to what compares as ct and picks the
@@ -117,8 +118,10 @@ func toKind(c Compiled, t types.Type) Compiled {
 	return &castNode{x: c, to: t}
 }
 
-func cmpIntValues(a, b types.Value) int   { return cmpInt(a.I, b.I) }
-func cmpFloatValues(a, b types.Value) int { return cmpFloat(asFloat(a), asFloat(b)) }
+func cmpIntValues(a, b types.Value) int { return cmp.Compare(a.I, b.I) }
+func cmpFloatValues(a, b types.Value) int {
+	return types.CompareFloat64(asFloat(a), asFloat(b))
+}
 func cmpStringValues(a, b types.Value) int {
 	return strings.Compare(a.S, b.S)
 }
@@ -128,7 +131,7 @@ func compareValues(a, b types.Value) int {
 		return compareNumeric(a, b)
 	}
 	if a.Kind == b.Kind && (isDateLike(a.Kind) || a.Kind == types.Boolean) {
-		return cmpInt(a.I, b.I)
+		return cmp.Compare(a.I, b.I)
 	}
 	if isString(a.Kind) && isString(b.Kind) {
 		return strings.Compare(a.S, b.S)

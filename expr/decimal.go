@@ -2,165 +2,72 @@ package expr
 
 import (
 	"fmt"
-	"math"
-	"math/big"
-	"strconv"
 
 	"loadgw/types"
 )
 
-// unscaled reads a numeric value as an unscaled integer and its scale.
-// Floats are converted through their shortest decimal text.
-func unscaled(v types.Value) (*big.Int, int) {
-	switch v.Kind {
-	case types.Decimal:
-		return i128From(v).big(), int(v.Scale)
-	case types.LargeInt:
-		return i128From(v).big(), 0
-	case types.Float, types.Double:
-		r, ok := new(big.Rat).SetString(strconv.FormatFloat(v.F, 'f', -1, 64))
-		if !ok {
-			return new(big.Int), 0
-		}
-		s := 0
-		x := new(big.Rat).Set(r)
-		for !x.IsInt() && s < 38 {
-			x.Mul(x, new(big.Rat).SetInt64(10))
-			s++
-		}
-		return new(big.Int).Quo(x.Num(), x.Denom()), s
-	}
-	return big.NewInt(v.I), 0
-}
-
-// rescale changes x from scale from to scale to, rounding half away from
-// zero when digits are dropped.
-func rescale(x *big.Int, from, to int) *big.Int {
-	switch {
-	case to == from:
-		return x
-	case to > from:
-		return new(big.Int).Mul(x, pow10Big[to-from])
-	}
-	return divRound(x, pow10Big[from-to])
-}
-
-// divRound divides rounding half away from zero.
-func divRound(x, y *big.Int) *big.Int {
-	q, r := new(big.Int).QuoRem(x, y, new(big.Int))
-	r2 := new(big.Int).Abs(r)
-	r2.Lsh(r2, 1)
-	if r2.Cmp(new(big.Int).Abs(y)) >= 0 {
-		if (x.Sign() < 0) != (y.Sign() < 0) {
-			q.Sub(q, big.NewInt(1))
-		} else {
-			q.Add(q, big.NewInt(1))
-		}
-	}
-	return q
-}
-
-// makeDecimal builds a DECIMAL(p, s) value from an unscaled integer.
-func makeDecimal(x *big.Int, t types.Type) (types.Value, error) {
-	if absBig(x).Cmp(pow10Big[t.Precision]) >= 0 {
-		return types.NullValue, fmt.Errorf("%w, result %s does not fit %s",
-			ErrArithmeticOverflow, decString(x, int(t.Scale)), typeName(t))
-	}
-	v, _ := fromBig(x)
-	return v.value(types.Decimal, t.Scale), nil
-}
-
-func decString(x *big.Int, scale int) string {
-	s := new(big.Rat).SetFrac(x, pow10Big[scale]).FloatString(scale)
-	return s
-}
-
+// decimalFn is the DECIMAL kernel of + - * / %: both operands are read
+// exactly (types.UnscaledOf) and the result is computed at t's scale with
+// the rounding of the types.Decimal* functions (half away from zero).
+// Division or modulo by zero is NULL; a result that does not fit t is
+// ErrArithmeticOverflow.
 func decimalFn(op string, t types.Type) binFn {
+	var f func(a types.Int128, sa int, b types.Int128, sb int, rs int) (types.Int128, bool)
+	var sym byte
+	switch op {
+	case "+":
+		f, sym = types.DecimalAdd, '+'
+	case "-":
+		f, sym = types.DecimalSub, '-'
+	case "*":
+		f, sym = types.DecimalMul, '*'
+	case "/":
+		f, sym = types.DecimalQuo, '/'
+	case "%":
+		f, sym = types.DecimalRem, '%'
+	default:
+		return func(types.Value, types.Value, *Context) (types.Value, error) {
+			return types.NullValue, errorf("unsupported decimal operator %s", op)
+		}
+	}
 	s := int(t.Scale)
 	return func(a, b types.Value, _ *Context) (types.Value, error) {
-		x, sx := unscaled(a)
-		y, sy := unscaled(b)
-		var r *big.Int
-		switch op {
-		case "+", "-", "%":
-			m := max(sx, sy)
-			x, y = rescale(x, sx, m), rescale(y, sy, m)
-			switch op {
-			case "+":
-				r = new(big.Int).Add(x, y)
-			case "-":
-				r = new(big.Int).Sub(x, y)
-			default:
-				if y.Sign() == 0 {
-					return types.NullValue, nil
-				}
-				r = new(big.Int).Rem(x, y)
-			}
-			r = rescale(r, m, s)
-		case "*":
-			r = rescale(new(big.Int).Mul(x, y), sx+sy, s)
-		case "/":
-			if y.Sign() == 0 {
-				return types.NullValue, nil
-			}
-			// x/10^sx / (y/10^sy) = x*10^(s+sy-sx) / y at scale s.
-			e := s + sy - sx
-			num := x
-			den := y
-			if e >= 0 {
-				num = new(big.Int).Mul(x, pow10Big[e])
-			} else {
-				den = new(big.Int).Mul(y, pow10Big[-e])
-			}
-			r = divRound(num, den)
-		default:
-			return types.NullValue, errorf("unsupported decimal operator %s", op)
+		x, sx := types.UnscaledOf(a)
+		y, sy := types.UnscaledOf(b)
+		if (sym == '/' || sym == '%') && y.IsZero() {
+			return types.NullValue, nil
+		}
+		r, ok := f(x, sx, y, sy, s)
+		if !ok {
+			// Wider than 128 bits: report the exact result.
+			exact := types.DecimalExact(sym, x, sx, y, sy, s)
+			return types.NullValue, overflowError(exact.String(), t)
 		}
 		return makeDecimal(r, t)
 	}
 }
 
-// compareNumeric orders two numeric values of any kinds exactly.
+// makeDecimal builds a DECIMAL(p, s) value from an unscaled integer at scale
+// s, failing with ErrArithmeticOverflow when it has more than p digits.
+func makeDecimal(x types.Int128, t types.Type) (types.Value, error) {
+	if !types.DecimalFits(x, int(t.Precision)) {
+		return types.NullValue, overflowError(types.FormatDecimal(x, int(t.Scale)), t)
+	}
+	return types.NewDecimal(x, int(t.Scale)), nil
+}
+
+func overflowError(result string, t types.Type) error {
+	return fmt.Errorf("%w, result %s does not fit %s", ErrArithmeticOverflow, result, typeName(t))
+}
+
+// compareNumeric orders two numeric (or BOOLEAN) values of any kinds:
+// exactly for integers, LARGEINT and DECIMAL (types.Compare), in float64
+// when either side is FLOAT or DOUBLE. The float conversion is asFloat's,
+// which rounds a LARGEINT or a wide DECIMAL to the nearest float64 where
+// types.ToFloat64 (Doris's double(unscaled)/double(10^scale)) may not.
 func compareNumeric(a, b types.Value) int {
-	ak, bk := a.Kind, b.Kind
-	if isFloat(ak) || isFloat(bk) {
-		return cmpFloat(asFloat(a), asFloat(b))
+	if isFloat(a.Kind) || isFloat(b.Kind) {
+		return types.CompareFloat64(asFloat(a), asFloat(b))
 	}
-	if (isSmallInt(ak) || ak == types.Boolean) && (isSmallInt(bk) || bk == types.Boolean) {
-		return cmpInt(a.I, b.I)
-	}
-	if ak != types.Decimal && bk != types.Decimal {
-		return i128From(a).cmp(i128From(b))
-	}
-	x, sx := unscaled(a)
-	y, sy := unscaled(b)
-	m := max(sx, sy)
-	return rescale(x, sx, m).Cmp(rescale(y, sy, m))
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// cmpFloat orders floats with NaN greater than everything (Doris BE order).
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	case a == b:
-		return 0
-	case math.IsNaN(a) && math.IsNaN(b):
-		return 0
-	case math.IsNaN(a):
-		return 1
-	}
-	return -1
+	return types.Compare(a, b)
 }

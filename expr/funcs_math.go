@@ -1,8 +1,8 @@
 package expr
 
 import (
+	"cmp"
 	"math"
-	"math/big"
 
 	"loadgw/types"
 )
@@ -77,11 +77,11 @@ func logFn(_ *Context, a []types.Value) (types.Value, error) {
 func signOf(v types.Value) int {
 	switch v.Kind {
 	case types.Float, types.Double:
-		return cmpFloat(v.F, 0)
+		return types.CompareFloat64(v.F, 0) // NaN is 1
 	case types.LargeInt, types.Decimal:
-		return i128From(v).sign()
+		return types.Int128Of(v).Sign()
 	}
-	return cmpInt(v.I, 0)
+	return cmp.Compare(v.I, 0)
 }
 
 // bindAbs: abs(TINYINT) is SMALLINT ... abs(BIGINT) LARGEINT (the result of
@@ -100,11 +100,11 @@ func bindAbs(name string, args []Compiled) (Compiled, error) {
 		case types.Double, types.Float:
 			return types.Value{Kind: t.Kind, F: math.Abs(v.F)}, nil
 		case types.LargeInt, types.Decimal:
-			i := i128From(v)
-			if i.sign() < 0 {
-				i = i.neg()
+			i, _ := types.UnscaledOf(v)
+			if i.Sign() < 0 {
+				i, _ = i.Neg() // abs(MinInt128) wraps to MinInt128
 			}
-			return i.value(t.Kind, v.Scale), nil
+			return types.Value{Kind: t.Kind, Scale: v.Scale, I: int64(i.Lo), Hi: i.Hi}, nil
 		}
 		if v.I < 0 {
 			v.I = -v.I
@@ -149,49 +149,84 @@ func bindRound(mode roundMode) func(string, []Compiled) (Compiled, error) {
 			rt = xt
 		}
 		return &funcNode{name: name, args: all, t: rt, fn: func(_ *Context, a []types.Value) (types.Value, error) {
-			x, sx := unscaled(a[0])
-			r := roundBig(x, sx, int(a[1].I), mode)
-			r = rescale(r, sx, int(rt.Scale))
+			x, sx := types.UnscaledOf(a[0])
+			q, qs := roundUnits(x, sx, int(a[1].I), mode)
 			if isIntegral(rt.Kind) {
-				v, _ := fromBig(r)
+				// sx is 0 and qs <= 0: the result wraps modulo 2^128 like
+				// LARGEINT arithmetic (round(MaxInt128, -38) is negative).
+				r := mulPow10Wrap(q, -qs)
 				if rt.Kind == types.LargeInt {
-					return v.value(types.LargeInt, 0), nil
+					return types.NewLargeInt(r), nil
 				}
-				return types.NewInt(rt.Kind, int64(v.lo)), nil
+				return types.NewInt(rt.Kind, r.Int64()), nil
+			}
+			r, ok := types.RescaleDecimal(q, qs, int(rt.Scale))
+			if !ok {
+				exact := types.DecimalExact('*', q, qs, types.FromInt64(1), 0, int(rt.Scale))
+				return types.NullValue, overflowError(exact.String(), rt)
 			}
 			return makeDecimal(r, rt)
 		}}, nil
 	}
 }
 
-// roundBig rounds the unscaled x (scale sx) to d fractional digits, keeping
-// scale sx.
-func roundBig(x *big.Int, sx, d int, mode roundMode) *big.Int {
+// roundUnits rounds the unscaled x (scale sx) to d fraction digits by mode
+// and returns the result as the unscaled q at scale qs = min(sx, d); qs is
+// negative when d is. roundFloor and roundCeil only come with d = 0, so
+// their drop of sx - d digits is at most 38.
+func roundUnits(x types.Int128, sx, d int, mode roundMode) (q types.Int128, qs int) {
 	drop := sx - d
-	if drop <= 0 {
-		return x
+	switch {
+	case drop <= 0:
+		return x, sx
+	case drop > 2*types.MaxDecimalPrecision:
+		return types.Int128{}, sx
+	case drop > types.MaxDecimalPrecision:
+		// 10^drop > 2|x|: the quotient is 0 and the remainder x.
+		switch {
+		case mode == roundFloor && x.Sign() < 0:
+			q = types.FromInt64(-1)
+		case mode == roundCeil && x.Sign() > 0:
+			q = types.FromInt64(1)
+		}
+		return q, sx - drop
 	}
-	if drop > 76 {
-		return new(big.Int)
-	}
-	unit := pow10Big[drop]
-	q, r := new(big.Int).QuoRem(x, unit, new(big.Int))
+	unit := types.Pow10(drop)
+	q, r, _ := x.QuoRem(unit)
+	one := types.FromInt64(1)
 	switch mode {
 	case roundHalfUp:
-		r2 := new(big.Int).Abs(r)
-		if r2.Lsh(r2, 1).Cmp(unit) >= 0 {
-			q.Add(q, big.NewInt(int64(x.Sign())))
+		// Half away from zero: 2|r| >= unit, written |r| >= unit-|r| so that
+		// it cannot overflow.
+		m := r
+		if r.Sign() < 0 {
+			m, _ = r.Neg()
+		}
+		if rest, _ := unit.Sub(m); m.Cmp(rest) >= 0 {
+			if x.Sign() < 0 {
+				q, _ = q.Sub(one)
+			} else {
+				q, _ = q.Add(one)
+			}
 		}
 	case roundFloor:
 		if r.Sign() < 0 {
-			q.Sub(q, big.NewInt(1))
+			q, _ = q.Sub(one)
 		}
 	case roundCeil:
 		if r.Sign() > 0 {
-			q.Add(q, big.NewInt(1))
+			q, _ = q.Add(one)
 		}
 	}
-	return q.Mul(q, unit)
+	return q, sx - drop
+}
+
+// mulPow10Wrap returns q*10^n modulo 2^128.
+func mulPow10Wrap(q types.Int128, n int) types.Int128 {
+	for ; n > types.MaxDecimalPrecision; n -= types.MaxDecimalPrecision {
+		q = q.MulWrap(types.Pow10(types.MaxDecimalPrecision))
+	}
+	return q.MulWrap(types.Pow10(n))
 }
 
 func roundFloat(x float64, d int, mode roundMode) float64 {
