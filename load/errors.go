@@ -1,0 +1,62 @@
+// Package load runs one stream load: it validates the request headers,
+// decompresses and bounds the body, reads records with csvline or jsonline,
+// maps source columns to table columns with expr, converts values to column
+// types in strict or non-strict mode, counts total, filtered and unselected
+// rows, writes the error log, applies max_filter_ratio and commits the
+// accepted rows in one transaction.
+package load
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Status codes that prefix a load's Message, as Doris's TStatusCode names.
+const (
+	CodeInvalidArgument    = "INVALID_ARGUMENT"
+	CodeAnalysisError      = "ANALYSIS_ERROR"
+	CodeDataQualityError   = "DATA_QUALITY_ERROR"
+	CodeNotFound           = "NOT_FOUND"
+	CodeInternalError      = "INTERNAL_ERROR"
+	CodeLabelAlreadyExists = "LABEL_ALREADY_EXISTS"
+	CodeNotAuthorized      = "NOT_AUTHORIZED"
+	CodeTimeout            = "TIMEOUT"
+	CodeE217               = "E-217"
+	CodeE1101              = "E-1101"
+)
+
+// Error is a load failure with the status code Doris reports it under. Its
+// Message is "[<Code>]<Msg>", as Doris's Status::to_string_no_stack.
+type Error struct {
+	Code string
+	Msg  string
+	// Client reports a fault of the request (bad header, bad data) as
+	// opposed to a server fault; clients should not retry client faults.
+	Client bool
+	Err    error
+}
+
+func (e *Error) Error() string { return "[" + e.Code + "]" + e.Msg }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// invalidArg is a header error found by the BE: "[INVALID_ARGUMENT]<text>".
+func invalidArg(format string, args ...any) *Error {
+	return &Error{Code: CodeInvalidArgument, Msg: fmt.Sprintf(format, args...), Client: true}
+}
+
+// analysisError is an FE planning error relayed by the BE:
+// "[ANALYSIS_ERROR]TStatus: errCode = 2, detailMessage = <text>".
+func analysisError(format string, args ...any) *Error {
+	return &Error{Code: CodeAnalysisError, Msg: "TStatus: errCode = 2, detailMessage = " + fmt.Sprintf(format, args...), Client: true}
+}
+
+// AsError returns err as a *Error, wrapping a foreign error as an internal
+// error.
+func AsError(err error) *Error {
+	var le *Error
+	if errors.As(err, &le) {
+		return le
+	}
+	return &Error{Code: CodeInternalError, Msg: err.Error(), Err: err}
+}
