@@ -68,7 +68,7 @@ func benchLoad(b *testing.B, e *Engine, db, name string, n int, gen benchRow) {
 			row[ki], set[ki] = types.NewInt(types.BigInt, k), true
 			row[vi], set[vi] = types.NewInt(types.Int, int64(v)), true
 			row[si], set[si] = types.NewString(types.Varchar, s), true
-			if err := fillDefaults(t, row, set, now, time.UTC); err != nil {
+			if err := t.FillDefaults(row, set, now, time.UTC); err != nil {
 				b.Fatal(err)
 			}
 			rows = append(rows, row)

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -66,7 +65,7 @@ inputRows:
 			}
 			row[p], set[p] = v, true
 		}
-		if err := fillDefaults(t, row, set, ctx.Now, s.loc); err != nil {
+		if err := t.FillDefaults(row, set, ctx.Now, s.loc); err != nil {
 			return nil, err
 		}
 		rows = append(rows, row)
@@ -162,7 +161,7 @@ func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, c
 		}
 		row[p], set[p] = v, true
 	}
-	if err := fillDefaults(t, row, set, ctx.Now, s.loc); err != nil {
+	if err := t.FillDefaults(row, set, ctx.Now, s.loc); err != nil {
 		return nil, err
 	}
 	return row, nil
@@ -184,7 +183,7 @@ func convertForColumn(v types.Value, c *catalog.Column, loc *time.Location, stri
 			if types.IsNumeric(v.Kind) && types.IsInteger(c.Type.Kind) {
 				how = ", overflow."
 			}
-			return v, errorf("%s can't cast to %s%s", types.Format(v, loc), nereidsType(c.Type), how)
+			return v, errorf("%s can't cast to %s%s", types.Format(v, loc), types.NereidsName(c.Type), how)
 		case err != nil:
 			out = types.NullValue
 		}
@@ -197,7 +196,7 @@ func convertForColumn(v types.Value, c *catalog.Column, loc *time.Location, stri
 		if !strict {
 			return v, errFiltered
 		}
-		return v, errorf("Insert has filtered data in strict mode. first_error_msg: column_name[%s], null value for not null column, type=%s. Src line: ", c.Name, beType(c.Type))
+		return v, errorf("Insert has filtered data in strict mode. first_error_msg: column_name[%s], null value for not null column, type=%s. Src line: ", c.Name, types.BEName(c.Type))
 	}
 	if err := types.CheckFits(v, c.Type); err != nil {
 		if (c.Type.Kind == types.Varchar || c.Type.Kind == types.Char) && !strict {
@@ -221,99 +220,6 @@ func truncateUTF8(s string, n int) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// nereidsType spells a type as Nereids does in cast errors.
-func nereidsType(t types.Type) string {
-	switch t.Kind {
-	case types.Decimal:
-		return fmt.Sprintf("DECIMALV3(%d, %d)", t.Precision, t.Scale)
-	case types.Date:
-		return "DATEV2"
-	case types.DateTime:
-		return fmt.Sprintf("DATETIMEV2(%d)", t.Scale)
-	case types.Varchar:
-		return fmt.Sprintf("VARCHAR(%d)", t.Len)
-	case types.Char:
-		return fmt.Sprintf("CHAR(%d)", t.Len)
-	case types.String:
-		return "STRING"
-	case types.JSON:
-		return "JSON"
-	}
-	return strings.ToUpper(t.Kind.String())
-}
-
-// beType spells a type as Doris's BE does in load error messages.
-func beType(t types.Type) string {
-	switch t.Kind {
-	case types.Boolean:
-		return "UInt8"
-	case types.TinyInt:
-		return "Int8"
-	case types.SmallInt:
-		return "Int16"
-	case types.Int:
-		return "Int32"
-	case types.BigInt:
-		return "Int64"
-	case types.LargeInt:
-		return "Int128"
-	case types.Float:
-		return "Float32"
-	case types.Double:
-		return "Float64"
-	case types.Decimal:
-		return fmt.Sprintf("Decimal(%d, %d)", t.Precision, t.Scale)
-	case types.Date:
-		return "DateV2"
-	case types.DateTime:
-		return "DateTimeV2"
-	case types.JSON:
-		return "JSONB"
-	}
-	return "String"
-}
-
-// fillDefaults gives every column not set its default, with Doris's errors
-// for NOT NULL columns without one.
-func fillDefaults(t *catalog.Table, row []types.Value, set []bool, now time.Time, loc *time.Location) error {
-	for i, c := range t.Columns {
-		if set[i] || c.Virtual {
-			continue
-		}
-		v, err := columnDefault(c, now, loc)
-		if err != nil {
-			return err
-		}
-		row[i] = v
-	}
-	return nil
-}
-
-// columnDefault is the value an omitted column takes.
-func columnDefault(c *catalog.Column, now time.Time, loc *time.Location) (types.Value, error) {
-	d := c.Default
-	switch {
-	case d == nil || d.Kind == catalog.DefaultNull:
-		if c.Nullable || c.AutoInc {
-			return types.NullValue, nil
-		}
-		return types.NullValue, errorf("Column has no default value, column=%s", c.Name)
-	case d.Kind == catalog.DefaultCurrentTimestamp:
-		local := now.In(loc)
-		_, off := local.Zone()
-		micros := now.UnixMicro() + int64(off)*1e6
-		return types.Value{Kind: types.DateTime, Scale: c.Type.Scale, I: types.TruncMicros(micros, d.Precision)}, nil
-	case d.Kind == catalog.DefaultCurrentDate:
-		local := now.In(loc)
-		return types.NewInt(types.Date, types.DaysFromCivil(local.Year(), int(local.Month()), local.Day())), nil
-	}
-	v, err := types.ParseValue(d.Text, c.Type, loc)
-	if err != nil {
-		return v, errorf("Invalid default value for '%s': %s", c.Name, err.Error())
-	}
-	return v, nil
 }
 
 func isHiddenName(n string) bool { return strings.HasPrefix(strings.ToUpper(n), "__DORIS_") }

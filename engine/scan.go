@@ -89,7 +89,7 @@ func (sc *scanner) decode(key, val []byte, row []types.Value) error {
 // fill is the value of a column added after a row was written: its default.
 func (sc *scanner) fill(col int) types.Value {
 	c := sc.t.Columns[col]
-	v, err := columnDefault(c, sc.now, sc.loc)
+	v, err := c.DefaultValue(sc.now, sc.loc)
 	if err != nil {
 		return types.Zero(c.Type)
 	}
