@@ -104,10 +104,14 @@ func TestAuthAndProbe(t *testing.T) {
 	req, _ := http.NewRequest("POST", srv.URL+"/api/query/default_cluster/d", strings.NewReader(`{"stmt":"SELECT 1"}`))
 	req.SetBasicAuth("root", "wrong")
 	resp, err = http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("bad password: %v %v", resp.StatusCode, err)
+	if err != nil {
+		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(string(body), `{"msg":"Unauthorized","code":401,`) {
+		t.Fatalf("bad password: %d %s", resp.StatusCode, body)
+	}
 	for _, user := range []string{"root", "root@default_cluster", "default_cluster:root"} {
 		req, _ := http.NewRequest("GET", srv.URL+"/api/tso", nil)
 		req.SetBasicAuth(user, "")
@@ -120,5 +124,39 @@ func TestAuthAndProbe(t *testing.T) {
 		if !regexp.MustCompile(`^\{"msg":"success","code":0,"data":\{"window_end_physical_time":\d+,"current_tso":\d+,"current_tso_physical_time":\d+,"current_tso_logical_counter":\d+\},"count":0\}$`).Match(b) {
 			t.Fatalf("tso answer %s", b)
 		}
+	}
+}
+
+func get(t *testing.T, srv *httptest.Server, path string) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	req.SetBasicAuth("root", "")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+func TestConnectorMetadataEndpoints(t *testing.T) {
+	srv := newTestServer(t)
+	post(t, srv, "information_schema", `{"stmt": "CREATE DATABASE d; CREATE TABLE d.u (k INT, v DECIMAL(20,3) COMMENT 'money', s STRING) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"}`)
+	got := get(t, srv, "/api/d/u/_schema")
+	want := `{"msg":"success","code":0,"data":{"keysType":"UNIQUE_KEYS","properties":[{"name":"k","type":"INT","comment":"","aggregation_type":""},{"name":"v","type":"DECIMAL128","comment":"money","aggregation_type":"NONE","precision":"20","scale":"3"},{"name":"s","type":"STRING","comment":"","aggregation_type":"NONE"}],"schema_version":0,"status":200},"count":0}`
+	if got != want {
+		t.Fatalf("_schema:\n%s\nwant\n%s", got, want)
+	}
+	if got := get(t, srv, "/api/d/nope/_schema"); got != `{"msg":"Error","code":1,"data":"table not found, tableName=nope","count":0}` {
+		t.Fatalf("missing table: %s", got)
+	}
+	if got := get(t, srv, "/api/health"); got != `{"msg":"success","code":0,"data":{"online_backend_num":1,"total_backend_num":1},"count":0}` {
+		t.Fatalf("health: %s", got)
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	h, p, _ := strings.Cut(host, ":")
+	if got := get(t, srv, "/api/backends?is_alive=true"); got != `{"msg":"success","code":0,"data":{"backends":[{"ip":"`+h+`","http_port":`+p+`,"is_alive":true}]},"count":0}` {
+		t.Fatalf("backends: %s", got)
 	}
 }

@@ -57,6 +57,9 @@ func New(e *engine.Engine, opts Options) *Server {
 	r.Head("/", s.handleRoot)
 	r.Get("/api/tso", s.auth(s.handleTSO))
 	r.Post("/api/query/{ns}/{db}", s.auth(s.handleQuery))
+	r.Get("/api/health", s.handleHealth)
+	r.Get("/api/backends", s.auth(s.handleBackends))
+	r.Get("/api/{db}/{table}/_schema", s.auth(s.handleSchema))
 	s.router = r
 	return s
 }
@@ -72,14 +75,15 @@ func (s *Server) handleRoot(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// auth checks Basic auth. Doris accepts "user", "user@cluster" and
+// auth checks Basic auth on the FE-style endpoints. Doris accepts "user", "user@cluster" and
 // "default_cluster:user".
 func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		user, pass, ok := basicAuth(r)
 		if !ok || user != s.opts.User || pass != s.opts.Password {
-			w.Header().Set("WWW-Authenticate", `Basic realm="loadgw"`)
-			writeJSON(w, http.StatusUnauthorized, restResponse{
+			// Doris's FE answers HTTP 200 with the code in the body;
+			// clients read the body, and a 401 challenge confuses some.
+			writeJSON(w, http.StatusOK, restResponse{
 				Msg: "Unauthorized", Code: 401,
 				Data: "Access denied for user '" + user + "'. Please check the username and password.",
 			})

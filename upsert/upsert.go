@@ -46,6 +46,10 @@ func (w *Writer) Unlock() { w.mu.Unlock() }
 type Rows struct {
 	Codec *catalog.RowCodec
 	Rows  [][]types.Value
+	// Extra, when set, adds writes to the commit's batch once its TSO is
+	// known: the label and transaction record of a load, the removal of
+	// its staged rows. They commit atomically with the rows.
+	Extra func(b *storage.Batch, tso uint64) error
 }
 
 // Result tells what a commit did.
@@ -73,6 +77,11 @@ func (w *Writer) Commit(in Rows) (Result, error) {
 	default:
 		n, err = w.upsertUnique(b, in, ts)
 		if err != nil {
+			return Result{}, err
+		}
+	}
+	if in.Extra != nil {
+		if err := in.Extra(b, ts); err != nil {
 			return Result{}, err
 		}
 	}

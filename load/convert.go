@@ -1,0 +1,121 @@
+package load
+
+import (
+	"time"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/types"
+)
+
+// rowBuilder turns source rows into table rows: direct columns are parsed
+// from their text, mapped columns evaluated and cast, the rest take their
+// defaults. A row that cannot be converted is filtered with Doris's reason.
+type rowBuilder struct {
+	m      *mapping
+	strict bool
+	loc    *time.Location
+	now    time.Time
+	ctx    *expr.Context
+}
+
+func newRowBuilder(m *mapping, strict bool, loc *time.Location, now time.Time) *rowBuilder {
+	return &rowBuilder{m: m, strict: strict, loc: loc, now: now, ctx: expr.NewContext(loc, now)}
+}
+
+// build converts src (one value per source column, strings or NULL) into a
+// new table row. A non-empty reason means the row is filtered.
+func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string, err error) {
+	t := b.m.t
+	row = make([]types.Value, len(t.Columns))
+	for i, c := range t.Columns {
+		switch {
+		case b.m.direct[i] >= 0:
+			row[i], reason = b.fromText(src[b.m.direct[i]], c)
+		case b.m.exprs[i] != nil:
+			v, err := b.m.exprs[i].Eval(src, b.ctx)
+			if err != nil {
+				return nil, err.Error(), nil
+			}
+			row[i], reason = b.fromValue(v, c)
+		case c.Virtual:
+			continue
+		default:
+			v, err := c.DefaultValue(b.now, b.loc)
+			if err != nil {
+				return nil, "", analysisError("%s", err.Error())
+			}
+			row[i] = v
+		}
+		if reason != "" {
+			return nil, reason, nil
+		}
+	}
+	return row, "", nil
+}
+
+// fromText parses a source field for column c.
+func (b *rowBuilder) fromText(v types.Value, c *catalog.Column) (types.Value, string) {
+	if v.IsNull() {
+		return b.checkNull(v, c)
+	}
+	var out types.Value
+	var err error
+	if b.strict {
+		out, err = types.ParseValueStrict(v.S, c.Type, b.loc)
+	} else {
+		out, err = types.ParseValue(v.S, c.Type, b.loc)
+	}
+	return b.finish(out, err, v.S, c)
+}
+
+// fromValue casts a mapped expression's value for column c.
+func (b *rowBuilder) fromValue(v types.Value, c *catalog.Column) (types.Value, string) {
+	if v.IsNull() {
+		return b.checkNull(v, c)
+	}
+	out, err := types.Cast(v, c.Type, b.loc)
+	return b.finish(out, err, types.Format(v, b.loc), c)
+}
+
+func (b *rowBuilder) finish(out types.Value, err error, raw string, c *catalog.Column) (types.Value, string) {
+	if err != nil {
+		if b.strict {
+			return out, "column(" + c.Name + ") value is incorrect while strict mode is true, src value is " + raw
+		}
+		return b.checkNull(types.NullValue, c)
+	}
+	if err := types.CheckFits(out, c.Type); err != nil {
+		if !b.strict && types.IsNumeric(c.Type.Kind) {
+			return b.checkNull(types.NullValue, c)
+		}
+		return out, err.Error()
+	}
+	return out, ""
+}
+
+func (b *rowBuilder) checkNull(v types.Value, c *catalog.Column) (types.Value, string) {
+	if c.Nullable || c.AutoInc {
+		return v, ""
+	}
+	return v, "column(" + c.Name + ") values is null while columns is not nullable"
+}
+
+// selected evaluates the where predicate on a table row.
+func (b *rowBuilder) selected(row []types.Value) (bool, error) {
+	if b.m.where == nil {
+		return true, nil
+	}
+	v, err := b.m.where.Eval(row, b.ctx)
+	if err != nil {
+		return false, err
+	}
+	if v.IsNull() {
+		return false, nil
+	}
+	switch v.Kind {
+	case types.Float, types.Double:
+		return v.F != 0, nil
+	}
+	return v.I != 0 || v.Hi != 0, nil
+}

@@ -1,0 +1,111 @@
+package load
+
+import (
+	"strings"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/types"
+)
+
+// sourceType is the type of a source column: Doris reads every file field
+// as a string and converts it to the column type afterwards.
+var sourceType = types.Type{Kind: types.String}
+
+// mapping is the `columns` header resolved against a table: which source
+// fields a record has, and how each table column gets its value.
+type mapping struct {
+	t *catalog.Table
+	// sources are the source column names, in file order (CSV fields by
+	// position, JSON keys by name).
+	sources []string
+	// direct[i] is the source index feeding table column i, or -1.
+	direct []int
+	// exprs[i] computes table column i from the source row, or nil.
+	exprs []expr.Compiled
+	// where filters rows (unselected); bound to the table row.
+	where expr.Compiled
+	// set[i] tells whether column i gets a value from the load.
+	set []bool
+}
+
+// newMapping resolves the columns, hidden_columns and where headers.
+func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
+	m := &mapping{t: t, direct: make([]int, len(t.Columns)), exprs: make([]expr.Compiled, len(t.Columns)), set: make([]bool, len(t.Columns))}
+	for i := range m.direct {
+		m.direct[i] = -1
+	}
+	var items []sql.ColumnMapping
+	if strings.TrimSpace(p.Columns) != "" {
+		var err error
+		items, err = sql.ParseColumnsHeader(p.Columns)
+		if err != nil {
+			return nil, analysisError("%s", strings.TrimSpace(err.Error()))
+		}
+	} else {
+		for _, c := range t.Columns {
+			if !c.Hidden {
+				items = append(items, sql.ColumnMapping{Name: c.Name})
+			}
+		}
+		for _, h := range p.HiddenColumns {
+			// A hidden column the table lacks is ignored, as Doris does.
+			if c, _ := t.Column(h); c != nil && c.Hidden && !c.Virtual {
+				items = append(items, sql.ColumnMapping{Name: c.Name})
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		if it.Expr != nil {
+			continue
+		}
+		key := strings.ToLower(it.Name)
+		if seen[key] {
+			return nil, analysisError("Duplicate column: %s", it.Name)
+		}
+		seen[key] = true
+		m.sources = append(m.sources, it.Name)
+		if c, i := t.Column(it.Name); c != nil && !c.Virtual {
+			m.direct[i] = len(m.sources) - 1
+			m.set[i] = true
+		}
+	}
+	scope := &expr.Scope{}
+	for _, s := range m.sources {
+		scope.Columns = append(scope.Columns, expr.Column{Name: s, Type: sourceType})
+	}
+	for _, it := range items {
+		if it.Expr == nil {
+			continue
+		}
+		c, i := t.Column(it.Name)
+		if c == nil || c.Virtual {
+			return nil, analysisError("Unknown column '%s' in '%s'", it.Name, t.Name)
+		}
+		ce, err := expr.Bind(it.Expr, scope)
+		if err != nil {
+			return nil, analysisError("%s", err.Error())
+		}
+		m.direct[i] = -1
+		m.exprs[i] = ce
+		m.set[i] = true
+	}
+	if strings.TrimSpace(p.Where) != "" {
+		w, err := sql.ParseExpr(p.Where)
+		if err != nil {
+			return nil, analysisError("%s", strings.TrimSpace(err.Error()))
+		}
+		ts := &expr.Scope{}
+		for _, c := range t.Columns {
+			ts.Columns = append(ts.Columns, expr.Column{Name: c.Name, Type: c.Type})
+		}
+		ce, err := expr.Bind(w, ts)
+		if err != nil {
+			return nil, analysisError("%s", err.Error())
+		}
+		m.where = ce
+	}
+	return m, nil
+}
