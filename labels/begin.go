@@ -1,0 +1,124 @@
+package labels
+
+import (
+	"fmt"
+	"time"
+
+	"loadgw/storage"
+)
+
+// Begin starts a txn with label in db and persists it in PREPARE (synced).
+// The label must match LabelRegex and must not be held by a txn of db that is
+// not ABORTED; otherwise the error is a *LabelExistsError. Of concurrent
+// Begins with one label exactly one succeeds. table is kept for the caller.
+func (s *Store) Begin(db, label, table string) (*Txn, error) {
+	if err := ValidateLabel(label); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.byLabel[labelKey{db, label}] {
+		if e.t.State != StateAborted {
+			return nil, &LabelExistsError{Label: label, TxnID: e.t.ID, State: e.t.State}
+		}
+	}
+	id, err := s.allocID()
+	if err != nil {
+		return nil, fmt.Errorf("cannot begin txn: %w", err)
+	}
+	e := &entry{t: Txn{ID: id, DB: db, Label: label, Table: table, State: StatePrepare,
+		PrepareTime: truncMs(s.clk.Now())}}
+	s.add(e) // holds the label while the record is written
+	if err := s.write(e, &e.t); err != nil {
+		s.remove(e)
+		return nil, fmt.Errorf("cannot begin txn: %w", err)
+	}
+	return e.t.clone(), nil
+}
+
+// allocID returns a new txn id, first durably moving the window end past it
+// when needed, so ids are never reused across restarts.
+// REQUIRES: s.mu held.
+func (s *Store) allocID() (int64, error) {
+	id := s.nextID
+	if id >= s.windowEnd {
+		end := id + s.opts.IDWindow
+		if err := persistWindow(s.db, end); err != nil {
+			return 0, err
+		}
+		s.windowEnd = end
+	}
+	s.nextID++
+	return id, nil
+}
+
+// write persists t as e's record (synced) with s.mu released meanwhile; e is
+// pending during the write, so other writers of e wait.
+// REQUIRES: s.mu held, e not pending.
+func (s *Store) write(e *entry, t *Txn) error {
+	e.pending = true
+	s.mu.Unlock()
+	err := s.db.Update(func(b *storage.Batch) error {
+		putTxn(b, t)
+		return nil
+	})
+	s.mu.Lock()
+	e.pending = false
+	s.cond.Broadcast()
+	return err
+}
+
+// install makes t the state of e and queues it when it is final.
+// REQUIRES: s.mu held.
+func (s *Store) install(e *entry, t Txn) {
+	e.t = t
+	if t.State.Final() {
+		s.finished[t.DB] = append(s.finished[t.DB], e)
+	}
+}
+
+// waitIdle returns the entry of id once no write of it is in flight, or nil.
+// REQUIRES: s.mu held.
+func (s *Store) waitIdle(id int64) *entry {
+	for {
+		e := s.txns[id]
+		if e == nil || !e.pending {
+			return e
+		}
+		s.cond.Wait()
+	}
+}
+
+// Abort aborts a PREPARE or PRECOMMITTED txn with reason (synced), e.g. when
+// its load fails. Refusals: "transaction [<id>] not found.",
+// "transaction [<id>] is already aborted, abort reason: <r>",
+// "transaction [<id>] is already <COMMITTED|VISIBLE>, could not abort.".
+func (s *Store) Abort(txnID int64, reason string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.waitIdle(txnID)
+	if e == nil {
+		return errNotFoundDot(txnID)
+	}
+	_, err := s.abortLocked(e, reason, s.clk.Now())
+	return err
+}
+
+// abortLocked is DatabaseTransactionMgr.unprotectAbortTransaction.
+// REQUIRES: s.mu held, e not pending.
+func (s *Store) abortLocked(e *entry, reason string, now time.Time) (*Txn, error) {
+	id := e.t.ID
+	switch e.t.State {
+	case StateAborted:
+		return nil, newError(ErrTxnAborted, id, txnPrefix(id)+" is already aborted, abort reason: "+e.t.Reason)
+	case StateCommitted, StateVisible:
+		return nil, newError(ErrTxnFinished, id, txnPrefix(id)+" is already "+string(e.t.State)+", could not abort.")
+	}
+	next := e.t
+	next.State, next.Reason, next.FinishTime = StateAborted, reason, truncMs(now)
+	if err := s.write(e, &next); err != nil {
+		return nil, fmt.Errorf("cannot abort txn %d: %w", id, err)
+	}
+	s.install(e, next)
+	return e.t.clone(), nil
+}
