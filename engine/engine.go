@@ -97,6 +97,12 @@ func (e *Engine) Oracle() *tso.Oracle { return e.oracle }
 // Writer is the engine's transaction writer.
 func (e *Engine) Writer() *upsert.Writer { return e.writer }
 
+// Clock is the engine's time source.
+func (e *Engine) Clock() clock.Clock { return e.clock }
+
+// TimeZone is the default session time zone name.
+func (e *Engine) TimeZone() string { return e.opts.TimeZone }
+
 // Store is the engine's store.
 func (e *Engine) Store() *storage.DB { return e.db }
 

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,24 +12,49 @@ import (
 
 	"loadgw/clock"
 	"loadgw/engine"
+	"loadgw/errorlog"
+	"loadgw/labels"
 	"loadgw/storage"
 )
 
 func newTestServer(t *testing.T) *httptest.Server {
+	srv, _ := newTestServerClock(t)
+	return srv
+}
+
+// newTestServerClock starts the handler on a fresh store with a manual
+// clock, as cmd/loadgw wires it.
+func newTestServerClock(t *testing.T) (*httptest.Server, *clock.Manual) {
 	t.Helper()
-	e, err := engine.Open(t.TempDir(), engine.Options{
-		Clock: clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)), TimeZone: "UTC",
+	dir := t.TempDir()
+	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
+	e, err := engine.Open(dir, engine.Options{
+		Clock: clk, TimeZone: "UTC",
 		Storage: storage.Options{NoSync: true, CacheBytes: 4 << 20},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(New(e, Options{}))
+	txns, err := labels.Open(e.Store(), clk, labels.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	elog, err := errorlog.New(errorlog.Options{Dir: filepath.Join(dir, "error_log")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(New(e, Options{Labels: txns, ErrorLog: elog}))
 	t.Cleanup(func() { srv.Close(); e.Close() })
-	return srv
+	return srv, clk
 }
 
 func post(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) string {
+	t.Helper()
+	return regexp.MustCompile(`"time": ?\d+`).ReplaceAllString(postRaw(t, srv, db, body, hdr...), `"time": T`)
+}
+
+// postRaw sends a SQL request and returns the body as is.
+func postRaw(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) string {
 	t.Helper()
 	req, _ := http.NewRequest("POST", srv.URL+"/api/query/default_cluster/"+db, strings.NewReader(body))
 	req.SetBasicAuth("root", "")
@@ -44,7 +70,7 @@ func post(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) st
 		t.Fatalf("status %d", resp.StatusCode)
 	}
 	b, _ := io.ReadAll(resp.Body)
-	return regexp.MustCompile(`"time": ?\d+`).ReplaceAllString(string(b), `"time": T`)
+	return string(b)
 }
 
 func TestQueryResponses(t *testing.T) {

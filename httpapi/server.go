@@ -5,6 +5,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"go.uber.org/zap"
 
 	"loadgw/engine"
+	"loadgw/errorlog"
+	"loadgw/labels"
 )
 
 // Options configures the HTTP handler. The zero value is the default.
@@ -27,6 +30,12 @@ type Options struct {
 	MaxQueryBodyBytes int64
 	// Logger receives request errors. The default value discards them.
 	Logger *zap.Logger
+	// Labels is the load transaction store. Required for stream load.
+	Labels *labels.Store
+	// ErrorLog keeps load error logs. Required for stream load.
+	ErrorLog *errorlog.Log
+	// Load bounds stream loads.
+	Load LoadOptions
 }
 
 func (o *Options) ensureDefaults() {
@@ -39,6 +48,7 @@ func (o *Options) ensureDefaults() {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
+	o.Load.ensureDefaults()
 }
 
 // Server is the HTTP handler of loadgw.
@@ -60,6 +70,12 @@ func New(e *engine.Engine, opts Options) *Server {
 	r.Get("/api/health", s.handleHealth)
 	r.Get("/api/backends", s.auth(s.handleBackends))
 	r.Get("/api/{db}/{table}/_schema", s.auth(s.handleSchema))
+	r.Get("/api/{db}/get_load_state", s.auth(s.handleLoadState))
+	r.Put("/api/{db}/{table}/_stream_load", s.handleStreamLoad)
+	r.Put("/api/{db}/_stream_load_2pc", s.handle2PC)
+	r.Put("/api/{db}/{table}/_stream_load_2pc", s.handle2PC)
+	r.Get("/api/_load_error_log", opts.ErrorLog.Serve)
+	r.Head("/api/_load_error_log", opts.ErrorLog.Serve)
 	s.router = r
 	return s
 }
@@ -126,6 +142,19 @@ type restResponse struct {
 	Code  int    `json:"code"`
 	Data  any    `json:"data"`
 	Count int    `json:"count"`
+}
+
+// writePrettyJSON writes v indented by four spaces, as the BE's rapidjson
+// PrettyWriter, with HTTP 200.
+func writePrettyJSON(w http.ResponseWriter, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "    ")
+	_ = enc.Encode(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b.Bytes())
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

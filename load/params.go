@@ -95,11 +95,25 @@ func header(h http.Header, name string) (string, bool) {
 	return "", false
 }
 
+// Header returns a header by name, case-insensitively.
+func Header(h http.Header, name string) (string, bool) { return header(h, name) }
+
 func isTrue(v string) bool { return strings.EqualFold(strings.TrimSpace(v), "true") }
 
 // ParseParams validates the stream load headers in the order Doris's BE
-// reads them and returns the first error in Doris's words.
+// reads them and returns the first error in Doris's words: first those Doris
+// checks before it begins the transaction, then (ParsePut) the rest.
 func ParseParams(h http.Header) (*Params, error) {
+	p, err := ParseBegin(h)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.ParsePut(h)
+}
+
+// ParseBegin validates what Doris checks before it begins the load's
+// transaction; errors here answer with TxnId -1.
+func ParseBegin(h http.Header) (*Params, error) {
 	get := func(name string) string { v, _ := header(h, name); return v }
 	has := func(name string) bool { _, ok := header(h, name); return ok }
 	p := &Params{
@@ -158,7 +172,15 @@ func ParseParams(h http.Header) (*Params, error) {
 	if err := p.parseJSON(get, has); err != nil {
 		return nil, err
 	}
-	return p, p.parsePut(get, has)
+	return p, nil
+}
+
+// ParsePut validates what Doris checks after the transaction began (in
+// _process_put and FE planning); errors here roll the transaction back.
+func (p *Params) ParsePut(h http.Header) error {
+	get := func(name string) string { v, _ := header(h, name); return v }
+	has := func(name string) bool { _, ok := header(h, name); return ok }
+	return p.parsePut(get, has)
 }
 
 func (p *Params) parseCSV(get func(string) string, has func(string) bool) error {

@@ -11,13 +11,16 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"go.uber.org/zap"
 
 	"loadgw/engine"
+	"loadgw/errorlog"
 	"loadgw/httpapi"
+	"loadgw/labels"
 )
 
 type config struct {
@@ -29,6 +32,10 @@ type config struct {
 	noBinlog     bool
 	logLevel     string
 	shutdownWait time.Duration
+	labelKeep    time.Duration
+	precommitTTL time.Duration
+	errorLogKeep time.Duration
+	load         httpapi.LoadOptions
 }
 
 func main() {
@@ -43,6 +50,22 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// maintain runs the periodic work: label expiry, pre-commit timeouts and
+// error log cleanup (Doris's transaction cleaner runs every 30 s).
+func maintain(ctx context.Context, api *httpapi.Server) {
+	api.Maintain()
+	t := time.NewTicker(30 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			api.Maintain()
+		}
+	}
 }
 
 func parseFlags(args []string) (config, error) {
@@ -60,6 +83,14 @@ func parseFlags(args []string) (config, error) {
 		"turn off Row Binlog, as Doris's enable_feature_binlog=false; on by default (env LOADGW_DISABLE_FEATURE_BINLOG=true)")
 	fs.StringVar(&c.logLevel, "log-level", envOr("LOADGW_LOG_LEVEL", "info"), "debug, info, warn or error (env LOADGW_LOG_LEVEL)")
 	fs.DurationVar(&c.shutdownWait, "shutdown-timeout", 30*time.Second, "how long SIGTERM waits for requests in flight")
+	fs.DurationVar(&c.labelKeep, "label-keep", 12*time.Hour, "how long a finished load's label stays in use (Doris streaming_label_keep_max_second)")
+	fs.DurationVar(&c.precommitTTL, "precommit-timeout", time.Hour, "how long a two-phase-commit load may stay pre-committed before it is aborted")
+	fs.DurationVar(&c.errorLogKeep, "error-log-keep", 48*time.Hour, "how long load error logs are kept (Doris load_error_log_reserve_hours)")
+	fs.Int64Var(&c.load.MaxBodyBytes, "max-load-body-bytes", 100<<30, "largest stream load body (Doris streaming_load_max_mb)")
+	fs.Int64Var(&c.load.MaxJSONBodyBytes, "max-json-body-bytes", 100<<20, "largest JSON body not read by line (Doris streaming_load_json_max_mb)")
+	fs.Int64Var(&c.load.MaxDecompressedBytes, "max-decompressed-bytes", 100<<30, "largest decompressed stream load body")
+	fs.IntVar(&c.load.MaxLineBytes, "max-line-bytes", 64<<20, "longest CSV or JSON line of a load")
+	fs.IntVar(&c.load.MaxRows, "max-load-rows", 10_000_000, "most rows one stream load may hold before it commits")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
@@ -97,12 +128,21 @@ func run(args []string) error {
 			log.Error("cannot close store", zap.Error(err))
 		}
 	}()
+	txns, err := labels.Open(eng.Store(), eng.Clock(), labels.Options{LabelKeep: c.labelKeep, PrecommitTimeout: c.precommitTTL})
+	if err != nil {
+		return err
+	}
+	elog, err := errorlog.New(errorlog.Options{Dir: filepath.Join(c.dataDir, "error_log"), Keep: c.errorLogKeep})
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.httpAddr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
 	}
+	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Labels: txns, ErrorLog: elog, Load: c.load})
 	srv := &http.Server{
-		Handler:           httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log}),
+		Handler:           api,
 		ReadHeaderTimeout: 30 * time.Second,
 		IdleTimeout:       5 * time.Minute,
 	}
@@ -112,6 +152,7 @@ func run(args []string) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	go maintain(ctx, api)
 	select {
 	case err := <-errc:
 		return err

@@ -1,0 +1,115 @@
+package csvline
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestParseSeparatorInvalidUTF8(t *testing.T) {
+	// FE decodes the header as UTF-8: a stray byte becomes U+FFFD.
+	got, err := ParseSeparator("a\xffb")
+	if err != nil || string(got) != "a\uFFFDb" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if !errors.Is(ErrHexFormat, ErrHexFormat) || ErrHexFormat.Error() != "Hex str format error" {
+		t.Fatal("sentinel text")
+	}
+}
+
+func TestLineTooLongError(t *testing.T) {
+	for _, tc := range []struct {
+		limit int
+		want  string
+	}{
+		{64 << 20, "64MB"},
+		{4 << 30, "4GB"},
+		{3 << 29, "1536MB"},
+		{1000, "1000 bytes"},
+	} {
+		e := &LineTooLongError{Limit: tc.limit}
+		want := "Output buffer size exceeds configured limit of " + tc.want +
+			". It may be due to a configuration error or a very large row of data."
+		if e.Error() != want || !errors.Is(e, ErrLineTooLong) {
+			t.Fatalf("%d: %q", tc.limit, e.Error())
+		}
+	}
+}
+
+func TestReadError(t *testing.T) {
+	boom := errors.New("boom")
+	r := NewReader(iotest.TimeoutReader(strings.NewReader("a\tb\nc")), Options{BufferSize: 4})
+	var err error
+	for err == nil {
+		_, _, err = r.Next()
+	}
+	if !errors.Is(err, iotest.ErrTimeout) {
+		t.Fatalf("got %v", err)
+	}
+	if _, _, err2 := r.Next(); err2 != err {
+		t.Fatalf("error not sticky: %v", err2)
+	}
+	r = NewReader(iotest.ErrReader(boom), Options{})
+	if _, err := r.ReadHeader(); !errors.Is(err, boom) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestReadHeaderEmptyBody(t *testing.T) {
+	r := NewReader(strings.NewReader(""), Options{HeaderLines: 1})
+	h, err := r.ReadHeader()
+	if h != nil || err != nil {
+		t.Fatalf("got %q, %v", h, err)
+	}
+	if _, _, err := r.Next(); err != io.EOF {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestReset(t *testing.T) {
+	r := NewReader(strings.NewReader("a,b\n"), Options{ColumnSeparator: []byte(",")})
+	if f, _, err := r.Next(); err != nil || len(f) != 2 {
+		t.Fatalf("got %q, %v", f, err)
+	}
+	r.Reset(strings.NewReader("x|y|z"), Options{ColumnSeparator: []byte("|"), Enclose: '"'})
+	f, line, err := r.Next()
+	if err != nil || len(f) != 3 || string(line) != "x|y|z" || r.LineNumber() != 1 {
+		t.Fatalf("got %q %q, %v", f, line, err)
+	}
+}
+
+// TestNoAllocs checks that reading allocates nothing per record once the
+// buffers are warm.
+func TestNoAllocs(t *testing.T) {
+	for _, opts := range []Options{
+		{},
+		{ColumnSeparator: []byte(","), Enclose: '"', Escape: '\\', TrimDoubleQuotes: true},
+		{ColumnSeparator: []byte("||"), LineDelimiter: []byte("\r\n")},
+	} {
+		rec := `1` + string(opts.ColumnSeparator) + `"a\"b"` + string(opts.ColumnSeparator) + `\N`
+		if opts.LineDelimiter == nil {
+			rec += "\n"
+		} else {
+			rec += string(opts.LineDelimiter)
+		}
+		body := []byte(strings.Repeat(rec, 10000))
+		src := bytes.NewReader(body)
+		r := NewReader(src, opts)
+		r.Next()
+		allocs := testing.AllocsPerRun(1, func() {
+			src.Reset(body)
+			r.Reset(src, opts)
+			for {
+				if _, _, err := r.Next(); err != nil {
+					break
+				}
+			}
+		})
+		if allocs > 0 {
+			t.Errorf("%+v: %v allocations per body", opts, allocs)
+		}
+	}
+}

@@ -1,0 +1,306 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"go.uber.org/zap"
+
+	"loadgw/catalog"
+	"loadgw/engine"
+	"loadgw/errorlog"
+	"loadgw/labels"
+	"loadgw/load"
+	"loadgw/storage"
+	"loadgw/types"
+	"loadgw/upsert"
+)
+
+// LoadOptions bound what one stream load may use. The zero value is the
+// default.
+type LoadOptions struct {
+	// MaxBodyBytes bounds the request body (Doris's streaming_load_max_mb).
+	// The default value is 100 GiB.
+	MaxBodyBytes int64
+	// MaxJSONBodyBytes bounds a JSON body that is not read by line, which is
+	// parsed as one document (streaming_load_json_max_mb). The default value
+	// is 100 MiB.
+	MaxJSONBodyBytes int64
+	// MaxDecompressedBytes bounds the decompressed body, so a small
+	// compressed body cannot expand without limit. The default value is
+	// 100 GiB.
+	MaxDecompressedBytes int64
+	// MaxLineBytes bounds one CSV or JSON line. The default value is 64 MiB.
+	MaxLineBytes int
+	// MaxRows bounds the rows one load holds before it commits. The default
+	// value is 10,000,000.
+	MaxRows int
+}
+
+func (o *LoadOptions) ensureDefaults() {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 100 << 30
+	}
+	if o.MaxJSONBodyBytes <= 0 {
+		o.MaxJSONBodyBytes = 100 << 20
+	}
+	if o.MaxDecompressedBytes <= 0 {
+		o.MaxDecompressedBytes = 100 << 30
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = 64 << 20
+	}
+	if o.MaxRows <= 0 {
+		o.MaxRows = 10_000_000
+	}
+}
+
+// streamLoad is the state of one PUT /api/{db}/{table}/_stream_load.
+type streamLoad struct {
+	s     *Server
+	r     *http.Request
+	resp  load.Response
+	start time.Time
+	txn   *labels.Txn
+	errs  *errorlog.Writer
+}
+
+// handleStreamLoad runs one stream load. Every outcome is HTTP 200 with the
+// JSON of Doris's StreamLoadContext; nothing is read from the body before
+// auth, table, headers and label are checked.
+func (s *Server) handleStreamLoad(w http.ResponseWriter, r *http.Request) {
+	sl := &streamLoad{s: s, r: r, start: time.Now()}
+	sl.resp.TxnID = -1
+	sl.resp.TwoPhaseCommit = "false"
+	if err := sl.run(); err != nil {
+		sl.fail(err)
+	}
+	sl.resp.LoadTimeMs = time.Since(sl.start).Milliseconds()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(sl.resp.JSON())
+}
+
+func (sl *streamLoad) fail(err error) {
+	var le *labels.LabelExistsError
+	if errors.As(err, &le) {
+		sl.resp.Status = load.StatusLabelExists
+		sl.resp.ExistingJobStatus = le.ExistingJobStatus()
+		sl.resp.Message = "[" + load.CodeLabelAlreadyExists + "]TStatus: errCode = 2, detailMessage = " + le.Error()
+		return
+	}
+	if sl.txn != nil {
+		if aerr := sl.s.opts.Labels.Abort(sl.txn.ID, load.AsError(err).Error()); aerr != nil {
+			sl.s.opts.Logger.Warn("cannot abort load transaction", zap.Int64("txn_id", sl.txn.ID), zap.Error(aerr))
+		}
+	}
+	sl.resp.Fail(err)
+	if sl.errs != nil && sl.errs.Rows() > 0 {
+		sl.resp.FirstErrorMsg = sl.errs.FirstErrorMsg()
+	}
+	if !load.AsError(err).Client {
+		sl.s.opts.Logger.Warn("stream load failed", zap.String("label", sl.resp.Label), zap.Error(err))
+	}
+}
+
+func (sl *streamLoad) run() error {
+	r := sl.r
+	sl.resp.Comment, _ = load.Header(r.Header, "comment")
+	// Doris's BE names the load first: the label header, else a UUID.
+	sl.resp.Label = labels.NewLabel()
+	if v, ok := load.Header(r.Header, "label"); ok && v != "" {
+		sl.resp.Label = v
+	}
+	if err := sl.s.checkLoadAuth(r); err != nil {
+		return err
+	}
+	db, name := chi.URLParam(r, "db"), chi.URLParam(r, "table")
+	t, err := sl.s.engine.Catalog().Table(db, name)
+	switch err {
+	case nil:
+	case catalog.ErrUnknownDB:
+		return &load.Error{Code: load.CodeNotFound, Client: true, Msg: "TStatus: errCode = 7, detailMessage = unknown database, database=" + db}
+	default:
+		return &load.Error{Code: load.CodeNotFound, Client: true, Msg: "TStatus: errCode = 7, detailMessage = table not found, tableName=" + name}
+	}
+	if err := checkFraming(r); err != nil {
+		return err
+	}
+	p, err := load.ParseBegin(r.Header)
+	if err != nil {
+		return err
+	}
+	if p.TwoPhaseCommit {
+		sl.resp.TwoPhaseCommit = "true"
+	}
+	if p.Label == "" {
+		p.Label = sl.resp.Label
+	}
+	if err := labels.ValidateLabel(p.Label); err != nil {
+		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = " + err.Error()}
+	}
+	begin := time.Now()
+	txn, err := sl.s.opts.Labels.Begin(db, p.Label, t.Name)
+	if err != nil {
+		return err
+	}
+	sl.txn = txn
+	sl.resp.TxnID = txn.ID
+	sl.resp.BeginTxnTimeMs = time.Since(begin).Milliseconds()
+	put := time.Now()
+	if err := p.ParsePut(r.Header); err != nil {
+		return err
+	}
+	if err := checkTableSupport(t, p); err != nil {
+		return err
+	}
+	sl.resp.StreamLoadPutTimeMs = time.Since(put).Milliseconds()
+	return sl.readAndCommit(db, t, p)
+}
+
+// readAndCommit reads the body, applies the filter ratio and commits (or
+// pre-commits) the rows with the transaction record in one batch.
+func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params) error {
+	opts := sl.s.opts.Load
+	tz := p.TimeZone
+	if tz == "" {
+		tz = sl.s.engine.TimeZone()
+	}
+	loc, err := engine.LoadZone(tz)
+	if err != nil {
+		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = " + err.Error()}
+	}
+	counter := &countingReader{r: load.LimitBody(sl.r.Body, opts.MaxBodyBytes)}
+	body, err := load.Decompress(counter, p.CompressType, opts.MaxDecompressedBytes)
+	if err != nil {
+		return err
+	}
+	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
+	ctx, cancel := context.WithTimeout(sl.r.Context(), p.Timeout)
+	defer cancel()
+	read := time.Now()
+	out, err := load.Read(ctx, load.Input{
+		Table: t, Params: p, Body: body, Now: sl.s.engine.Clock().Now(), Loc: loc,
+		Errors: sl.errs, MaxRows: opts.MaxRows, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
+	})
+	sl.resp.ReadDataTimeMs = time.Since(read).Milliseconds()
+	sl.resp.ReceiveDataTimeMs = sl.resp.ReadDataTimeMs
+	sl.resp.LoadBytes = counter.n
+	if out != nil {
+		sl.resp.NumberTotalRows, sl.resp.NumberFilteredRows, sl.resp.NumberUnselectedRows = out.Total, out.Filtered, out.Unselected
+		sl.resp.NumberLoadedRows = out.Loaded()
+	}
+	if name, cerr := sl.errs.Close(); cerr == nil && name != "" {
+		sl.resp.ErrorURL = errorlog.URL(sl.r.Host, name)
+	}
+	if err != nil {
+		return err
+	}
+	if err := load.CheckRatio(out, p.MaxFilterRatio); err != nil {
+		return err
+	}
+	write := time.Now()
+	if p.TwoPhaseCommit {
+		err = sl.precommit(t, out)
+	} else {
+		err = sl.s.commitRows(t, sl.txn, out.Rows, nil)
+	}
+	sl.resp.WriteDataTimeMs = time.Since(write).Milliseconds()
+	sl.resp.CommitAndPublishTimeMs = sl.resp.WriteDataTimeMs
+	if err != nil {
+		return err
+	}
+	sl.txn = nil // finished: nothing to abort
+	sl.resp.Status = load.StatusSuccess
+	sl.resp.Message = "OK"
+	return nil
+}
+
+// precommit stages the rows with the PRECOMMITTED record.
+func (sl *streamLoad) precommit(t *catalog.Table, out *load.Outcome) error {
+	b := sl.s.engine.Store().NewBatch()
+	defer b.Close()
+	load.Stage(b, t, sl.txn.ID, out.Rows)
+	return sl.s.opts.Labels.Precommit(b, sl.txn)
+}
+
+// commitRows writes rows of t in one transaction together with txn's
+// VISIBLE record and extra writes (the removal of staged rows).
+func (s *Server) commitRows(t *catalog.Table, txn *labels.Txn, rows [][]types.Value, extra func(b *storage.Batch)) error {
+	_, err := s.engine.Writer().Commit(upsert.Rows{
+		Codec: s.engine.Codec(t),
+		Rows:  rows,
+		Extra: func(b *storage.Batch, tso uint64) error {
+			if extra != nil {
+				extra(b)
+			}
+			return s.opts.Labels.WriteCommit(b, txn, tso)
+		},
+	})
+	if err != nil {
+		s.opts.Labels.WriteFailed(txn)
+		return err
+	}
+	s.opts.Labels.Published(txn)
+	return nil
+}
+
+// checkTableSupport rejects what the table model or loadgw cannot load yet.
+func checkTableSupport(t *catalog.Table, p *load.Params) error {
+	if p.MergeType != "APPEND" && t.Keys != catalog.UniqueKeys {
+		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = load by MERGE or DELETE is only supported in unique tables."}
+	}
+	switch {
+	case p.MergeType != "APPEND", p.UpdateMode != load.ModeUpsert, p.SequenceCol != "":
+		return &load.Error{Code: load.CodeInvalidArgument, Client: true,
+			Msg: "loadgw does not support merge_type DELETE/MERGE, partial updates or sequence columns in stream load yet"}
+	}
+	return nil
+}
+
+// checkFraming requires Content-Length or chunked encoding, not both, as
+// Doris's BE does.
+func checkFraming(r *http.Request) error {
+	_, hasLen := r.Header["Content-Length"]
+	chunked := len(r.TransferEncoding) > 0 && r.TransferEncoding[0] == "chunked"
+	switch {
+	case chunked && hasLen:
+		return &load.Error{Code: load.CodeInvalidArgument, Client: true, Msg: "please do not set both content_length and transfer-encoding"}
+	case !chunked && !hasLen && r.ContentLength <= 0:
+		return &load.Error{Code: load.CodeInvalidArgument, Client: true, Msg: "content_length is empty and transfer-encoding!=chunked, please set content_length or transfer-encoding=chunked"}
+	}
+	return nil
+}
+
+// checkLoadAuth checks Basic auth with the BE's texts.
+func (s *Server) checkLoadAuth(r *http.Request) error {
+	user, pass, ok := basicAuth(r)
+	if !ok {
+		return &load.Error{Code: load.CodeNotAuthorized, Client: true, Msg: "no valid Basic authorization"}
+	}
+	if user != s.opts.User || pass != s.opts.Password {
+		using := "NO"
+		if pass != "" {
+			using = "YES"
+		}
+		return &load.Error{Code: load.CodeNotAuthorized, Client: true,
+			Msg: "Access denied for user '" + user + "' (using password: " + using + ")"}
+	}
+	return nil
+}
+
+// countingReader counts the body bytes received (LoadBytes).
+type countingReader struct {
+	r interface{ Read([]byte) (int, error) }
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+

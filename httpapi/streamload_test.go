@@ -1,0 +1,202 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+)
+
+// TestStreamLoad runs the scripts of testdata/streamload against the HTTP
+// handler on a fresh store. Commands:
+//
+//	sql [db=D]                 run statements; print the rows
+//	load db=D table=T [gzip] [chunked] [nonl] [path=/api/...]
+//	                           headers ("name: value" lines), then a line
+//	                           "--", then the body; print the response
+//	2pc db=D [table=T]         headers only; print the response
+//	get path=/api/...          print the body of a GET
+//	errorlog                   print the error log of the last load
+//	clock advance=DURATION     move the server's clock
+//	maintain                   run label expiry and cleanups
+func TestStreamLoad(t *testing.T) {
+	datadriven.Walk(t, "../testdata/streamload", func(t *testing.T, path string) {
+		srv, clk := newTestServerClock(t)
+		var lastErrorURL string
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			switch d.Cmd {
+			case "sql":
+				db := "information_schema"
+				if d.HasArg("db") {
+					d.ScanArgs(t, "db", &db)
+				}
+				return sqlRows(t, srv, db, d.Input)
+			case "load", "2pc":
+				out, errURL := sendLoad(t, srv, d)
+				if errURL != "" {
+					lastErrorURL = errURL
+				}
+				return out
+			case "get":
+				var p string
+				d.ScanArgs(t, "path", &p)
+				return get(t, srv, p) + "\n"
+			case "errorlog":
+				if lastErrorURL == "" {
+					return "no error log\n"
+				}
+				u := lastErrorURL[strings.Index(lastErrorURL, "/api/"):]
+				resp, err := http.Get(srv.URL + u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				b, _ := io.ReadAll(resp.Body)
+				return fmt.Sprintf("HTTP %d\n%s", resp.StatusCode, b)
+			case "clock":
+				var v string
+				d.ScanArgs(t, "advance", &v)
+				dur, err := time.ParseDuration(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				clk.Advance(dur)
+				return "ok\n"
+			case "maintain":
+				srv.Config.Handler.(*Server).Maintain()
+				return "ok\n"
+			}
+			t.Fatalf("unknown command %s", d.Cmd)
+			return ""
+		})
+	})
+}
+
+// sqlRows runs statements and prints each result row as JSON values.
+func sqlRows(t *testing.T, srv *httptest.Server, db, stmt string) string {
+	body, _ := json.Marshal(map[string]string{"stmt": stmt})
+	got := postRaw(t, srv, db, string(body), "X-Doris-Stream", "false")
+	var res struct {
+		Msg  string          `json:"msg"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(got), &res); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if res.Msg != "success" {
+		var msg string
+		_ = json.Unmarshal(res.Data, &msg)
+		return "error: " + msg[strings.Index(msg, "detailMessage = ")+len("detailMessage = "):] + "\n"
+	}
+	var rs struct {
+		Type string            `json:"type"`
+		Data []json.RawMessage `json:"data"`
+	}
+	_ = json.Unmarshal(res.Data, &rs)
+	if rs.Type != "result_set" {
+		return "ok\n"
+	}
+	var b strings.Builder
+	for _, row := range rs.Data {
+		b.Write(row)
+		b.WriteString("\n")
+	}
+	if len(rs.Data) == 0 {
+		return "(no rows)\n"
+	}
+	return b.String()
+}
+
+var (
+	timingRe   = regexp.MustCompile(`"(LoadTimeMs|BeginTxnTimeMs|StreamLoadPutTimeMs|ReadDataTimeMs|WriteDataTimeMs|ReceiveDataTimeMs|CommitAndPublishTimeMs)": \d+`)
+	errorURLRe = regexp.MustCompile(`http://[^/]+/api/_load_error_log\?file=__shard_\d+/error_log_([^"]*)_[0-9a-f]+_[0-9a-f]+`)
+	uuidRe     = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+)
+
+// sendLoad sends a stream load or 2PC request built from the test case and
+// returns the masked response and the raw ErrorURL.
+func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (string, string) {
+	var db, table string
+	d.ScanArgs(t, "db", &db)
+	if d.HasArg("table") {
+		d.ScanArgs(t, "table", &table)
+	}
+	path := "/api/" + db + "/" + table + "/_stream_load"
+	if d.Cmd == "2pc" {
+		path = "/api/" + db + "/_stream_load_2pc"
+		if table != "" {
+			path = "/api/" + db + "/" + table + "/_stream_load_2pc"
+		}
+	}
+	if d.HasArg("path") {
+		d.ScanArgs(t, "path", &path)
+	}
+	input := "\n" + d.Input + "\n"
+	head, body, hasBody := strings.Cut(input, "\n--\n")
+	body = strings.TrimSuffix(body, "\n")
+	if hasBody && body != "" && !d.HasArg("nonl") {
+		body += "\n"
+	}
+	data := []byte(body)
+	if d.HasArg("gzip") {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(data)
+		zw.Close()
+		data = buf.Bytes()
+		if body == "" {
+			data = nil
+		}
+	}
+	var rd io.Reader = bytes.NewReader(data)
+	if d.HasArg("chunked") {
+		rd = io.MultiReader(bytes.NewReader(data)) // unknown length: chunked
+	}
+	req, err := http.NewRequest("PUT", srv.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.HasArg("chunked") {
+		req.ContentLength = int64(len(data))
+	}
+	if !d.HasArg("noauth") {
+		req.SetBasicAuth("root", "")
+	}
+	for _, line := range strings.Split(head, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(line, ":")
+		req.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	out := string(b)
+	errURL := ""
+	if m := errorURLRe.FindString(out); m != "" {
+		errURL = m
+	}
+	out = timingRe.ReplaceAllString(out, `"$1": T`)
+	out = errorURLRe.ReplaceAllString(out, "http://HOST/api/_load_error_log?file=__shard_N/error_log_${1}_X_X")
+	out = uuidRe.ReplaceAllString(out, "UUID")
+	if resp.StatusCode != 200 {
+		out = fmt.Sprintf("HTTP %d\n%s", resp.StatusCode, out)
+	}
+	return out, errURL
+}
+
+var _ = sort.Strings
