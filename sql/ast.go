@@ -152,7 +152,7 @@ type CreateTable struct {
 	Table        TableName
 	Columns      []*ColumnDef
 	Indexes      []*IndexDef
-	Engine       string   // "" when not written; as written otherwise
+	Engine       string    // "" when not written; as written otherwise
 	Keys         *KeysDesc // nil when no KEY clause
 	ClusterBy    []string
 	Comment      *string

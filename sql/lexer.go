@@ -43,7 +43,7 @@ type lexer struct {
 	col     int
 	// tokLine and tokCol locate the start of the token being scanned.
 	tokLine, tokCol int
-	toks    []token
+	toks            []token
 }
 
 // lex tokenizes src. The last token is always tkEOF.
@@ -241,7 +241,7 @@ func (l *lexer) scanWord() token {
 	return t
 }
 
-// scanQuotedIdent reads a `backquoted` identifier; `` is an escaped backquote.
+// scanQuotedIdent reads a `backquoted` identifier; “ is an escaped backquote.
 func (l *lexer) scanQuotedIdent() (token, error) {
 	start := l.pos
 	var b strings.Builder
