@@ -109,12 +109,8 @@ func (rc *RowCodec) AppendDupKey(dst []byte, row []types.Value, tso uint64, lsn 
 }
 
 // AppendValue appends the encoded stored value columns of row.
-func (rc *RowCodec) AppendValue(dst []byte, row []types.Value, scratch []types.Value) []byte {
-	scratch = scratch[:0]
-	for _, i := range rc.valIdx {
-		scratch = append(scratch, row[i])
-	}
-	return storage.AppendRow(dst, rc.t.SchemaVersion, scratch, rc.valTypes)
+func (rc *RowCodec) AppendValue(dst []byte, row []types.Value) []byte {
+	return storage.AppendRowOf(dst, rc.t.SchemaVersion, row, rc.valIdx, rc.valTypes)
 }
 
 // KeySuffixLen is the length of the version suffix of this table's row keys.

@@ -17,6 +17,20 @@ type rowBuilder struct {
 	loc    *time.Location
 	now    time.Time
 	ctx    *expr.Context
+	slab   []types.Value // rows are cut from slabs, not allocated one by one
+}
+
+// slabRows is how many rows one slab allocation holds.
+const slabRows = 1024
+
+// newRow returns a zeroed row of n values cut from the current slab.
+func (b *rowBuilder) newRow(n int) []types.Value {
+	if len(b.slab) < n {
+		b.slab = make([]types.Value, n*slabRows)
+	}
+	row := b.slab[:n:n]
+	b.slab = b.slab[n:]
+	return row
 }
 
 func newRowBuilder(m *mapping, strict bool, loc *time.Location, now time.Time) *rowBuilder {
@@ -27,7 +41,7 @@ func newRowBuilder(m *mapping, strict bool, loc *time.Location, now time.Time) *
 // new table row. A non-empty reason means the row is filtered.
 func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string, err error) {
 	t := b.m.t
-	row = make([]types.Value, len(t.Columns))
+	row = b.newRow(len(t.Columns))
 	for i, c := range t.Columns {
 		switch {
 		case b.m.direct[i] >= 0:

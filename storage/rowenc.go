@@ -24,18 +24,28 @@ var errCorruptRow = errors.New("storage: corrupt row encoding")
 // AppendRow appends the encoding of vals (of types ts) under schema version
 // ver to dst.
 func AppendRow(dst []byte, ver uint32, vals []types.Value, ts []types.Type) []byte {
+	return AppendRowOf(dst, ver, vals, nil, ts)
+}
+
+// AppendRowOf is AppendRow of the values row[idx[0]], row[idx[1]], ... (of
+// types ts); a nil idx takes row as it is.
+func AppendRowOf(dst []byte, ver uint32, row []types.Value, idx []int, ts []types.Type) []byte {
 	dst = binary.AppendUvarint(dst, uint64(ver))
-	nb := (len(vals) + 7) / 8
+	nb := (len(ts) + 7) / 8
 	start := len(dst)
 	for i := 0; i < nb; i++ {
 		dst = append(dst, 0)
 	}
-	for i, v := range vals {
+	for i, t := range ts {
+		v := row[i]
+		if idx != nil {
+			v = row[idx[i]]
+		}
 		if v.IsNull() {
 			dst[start+i/8] |= 1 << (i % 8)
 			continue
 		}
-		dst = appendValue(dst, v, ts[i])
+		dst = appendValue(dst, v, t)
 	}
 	return dst
 }

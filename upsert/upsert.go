@@ -93,10 +93,9 @@ func (w *Writer) Commit(in Rows) (Result, error) {
 
 func appendDup(b *storage.Batch, in Rows, ts uint64) int {
 	var key, val []byte
-	var scratch []types.Value
 	for i, row := range in.Rows {
 		key = in.Codec.AppendDupKey(key[:0], row, ts, uint32(i))
-		val = in.Codec.AppendValue(val[:0], row, scratch)
+		val = in.Codec.AppendValue(val[:0], row)
 		b.Set(key, val)
 	}
 	return len(in.Rows)
@@ -168,7 +167,7 @@ func (w *Writer) upsertUnique(b *storage.Batch, in Rows, ts uint64) (int, error)
 			}
 		}
 		key = rc.AppendUniqueKey(key[:0], row, ts)
-		val = rc.AppendValue(val[:0], row, scratch)
+		val = rc.AppendValue(val[:0], row)
 		b.Set(key, val)
 	}
 	return len(merged), nil

@@ -1,0 +1,260 @@
+// Command loadbench measures stream load throughput end to end: it starts
+// loadgw in process on a temporary store (or uses --addr), streams generated
+// JSON lines or CSV rows of about 90 bytes into a Duplicate Key table over
+// loopback HTTP, and reports rows/s, MB/s and peak RSS, next to the raw sonic
+// decode rate and the raw store write rate measured in the same run.
+//
+//	go run ./cmd/loadbench --rows 1000000 --format json
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bytedance/sonic"
+
+	"loadgw/engine"
+	"loadgw/errorlog"
+	"loadgw/httpapi"
+	"loadgw/labels"
+	"loadgw/storage"
+)
+
+var profile string
+
+func main() {
+	rows := flag.Int("rows", 1_000_000, "rows to load")
+	format := flag.String("format", "json", "json or csv")
+	addr := flag.String("addr", "", "HOST:PORT of a running loadgw; empty starts one in process")
+	keep := flag.Bool("keep", false, "keep the temporary store")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the stream load to this file")
+	flag.Parse()
+	profile = *cpuprofile
+	if err := run(*rows, *format, *addr, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "loadbench:", err)
+		os.Exit(1)
+	}
+}
+
+// keyBase makes keys 13 digits long, as event ids usually are.
+const keyBase = 1_000_000_000_000
+
+// row writes the i-th generated row, about 90 bytes as JSON.
+func row(b []byte, format string, i int) []byte {
+	ts := "2026-11-29 10:00:00"
+	text := "some text of 20 chs"
+	if format == "csv" {
+		b = strconv.AppendInt(b, keyBase+int64(i), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(i*7919%1000000), 10)
+		return append(append(append(append(b, ','), text...), ','), ts...)
+	}
+	b = append(b, `{"k":`...)
+	b = strconv.AppendInt(b, keyBase+int64(i), 10)
+	b = append(b, `,"v1":`...)
+	b = strconv.AppendInt(b, int64(i*7919%1000000), 10)
+	b = append(b, `,"v2":"`...)
+	b = append(b, text...)
+	b = append(b, `","ts":"`...)
+	b = append(b, ts...)
+	return append(b, `"}`...)
+}
+
+func body(n int, format string) []byte {
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = row(b, format, i)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func run(n int, format, addr string, keep bool) error {
+	data := body(n, format)
+	fmt.Printf("loadbench: %d %s rows, %.1f MB, %d bytes/row, GOMAXPROCS=%d\n",
+		n, format, float64(len(data))/1e6, len(data)/n, runtime.GOMAXPROCS(0))
+	dir, err := os.MkdirTemp("", "loadbench")
+	if err != nil {
+		return err
+	}
+	if !keep {
+		defer os.RemoveAll(dir)
+	}
+	if format == "json" {
+		fmt.Printf("raw sonic decode (one core):       %s\n", rate(n, len(data), sonicDecode(data)))
+	}
+	fmt.Printf("raw store write (10k-key synced batches): %s\n", rate(n, len(data), storeWrite(filepath.Join(dir, "raw"), n)))
+	if addr == "" {
+		stop, a, err := startServer(filepath.Join(dir, "data"))
+		if err != nil {
+			return err
+		}
+		defer stop()
+		addr = a
+	}
+	if err := sql(addr, "information_schema", "CREATE DATABASE IF NOT EXISTS bench"); err != nil {
+		return err
+	}
+	table := "t_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if err := sql(addr, "bench", "CREATE TABLE "+table+" (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"); err != nil {
+		return err
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	start := time.Now()
+	resp, err := streamLoad(addr, "bench", table, format, data)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	if !strings.Contains(resp, `"Status": "Success"`) || !strings.Contains(resp, fmt.Sprintf(`"NumberLoadedRows": %d`, n)) {
+		return fmt.Errorf("load did not succeed: %s", resp)
+	}
+	fmt.Printf("stream load over loopback HTTP:    %s\n", rate(n, len(data), took))
+	var r struct{ ReadDataTimeMs, WriteDataTimeMs int64 }
+	_ = json.Unmarshal([]byte(resp), &r)
+	fmt.Printf("  of which reading and converting %d ms, committing %d ms\n", r.ReadDataTimeMs, r.WriteDataTimeMs)
+	fmt.Printf("peak RSS of this process (VmHWM):  %s\n", peakRSS())
+	return nil
+}
+
+func rate(n, bytes int, d time.Duration) string {
+	return fmt.Sprintf("%8.0f rows/s %7.1f MB/s  (%v)", float64(n)/d.Seconds(), float64(bytes)/1e6/d.Seconds(), d.Round(time.Millisecond))
+}
+
+type benchRow struct {
+	K  int64  `json:"k"`
+	V1 int32  `json:"v1"`
+	V2 string `json:"v2"`
+	TS string `json:"ts"`
+}
+
+// sonicDecode decodes every line into a struct with sonic, the ceiling of
+// JSON decoding (PERFORMANCE.md).
+func sonicDecode(data []byte) time.Duration {
+	start := time.Now()
+	var r benchRow
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if err := sonic.Unmarshal(data[:i], &r); err != nil {
+			panic(err)
+		}
+		data = data[i+1:]
+	}
+	return time.Since(start)
+}
+
+// storeWrite writes n keys of a row's size in synced 10k-key batches.
+func storeWrite(dir string, n int) time.Duration {
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer db.Close()
+	val := bytes.Repeat([]byte("v"), 40)
+	start := time.Now()
+	b := db.NewBatch()
+	var key []byte
+	for i := 0; i < n; i++ {
+		key = binary.BigEndian.AppendUint64(append(key[:0], 'r'), uint64(i))
+		b.Set(key, val)
+		if (i+1)%10000 == 0 || i == n-1 {
+			if err := b.Commit(); err != nil {
+				panic(err)
+			}
+			b.Close()
+			b = db.NewBatch()
+		}
+	}
+	b.Close()
+	return time.Since(start)
+}
+
+func startServer(dir string) (func(), string, error) {
+	eng, err := engine.Open(dir, engine.Options{TimeZone: "UTC"})
+	if err != nil {
+		return nil, "", err
+	}
+	txns, err := labels.Open(eng.Store(), eng.Clock(), labels.Options{})
+	if err != nil {
+		return nil, "", err
+	}
+	elog, err := errorlog.New(errorlog.Options{Dir: filepath.Join(dir, "error_log")})
+	if err != nil {
+		return nil, "", err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	srv := &http.Server{Handler: httpapi.New(eng, httpapi.Options{Labels: txns, ErrorLog: elog})}
+	go srv.Serve(ln)
+	return func() { srv.Close(); eng.Close() }, ln.Addr().String(), nil
+}
+
+func sql(addr, db, stmt string) error {
+	body, _ := json.Marshal(map[string]string{"stmt": stmt})
+	req, _ := http.NewRequest("POST", "http://"+addr+"/api/query/default_cluster/"+db, bytes.NewReader(body))
+	req.SetBasicAuth("root", "")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if !bytes.Contains(out, []byte(`"code": 0`)) && !bytes.Contains(out, []byte(`"code":0`)) {
+		return fmt.Errorf("%s: %s", stmt, out)
+	}
+	return nil
+}
+
+func streamLoad(addr, db, table, format string, data []byte) (string, error) {
+	req, _ := http.NewRequest("PUT", "http://"+addr+"/api/"+db+"/"+table+"/_stream_load", bytes.NewReader(data))
+	req.SetBasicAuth("root", "")
+	req.Header.Set("format", format)
+	if format == "csv" {
+		req.Header.Set("column_separator", ",")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	return string(out), err
+}
+
+// peakRSS reads the process's peak resident set size from /proc.
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
+		}
+	}
+	return "unknown"
+}
