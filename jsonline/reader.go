@@ -181,22 +181,9 @@ func (r *Reader) beginDoc(doc []byte, dst []Field) outcome {
 	default:
 		return r.docError(doc, docParseReason(sjTapeError))
 	}
-	v, perElementRoot := i, r.root != nil
-	if r.root != nil && doc[i] == '{' {
-		if lastToken(doc) != '}' {
-			return r.docError(doc, "Encounter error while extract_from_object, error: "+sjIncomplete.message())
-		}
-		r.rootCur.reset(doc, i)
-		res := evalPath(&r.rootCur, r.root)
-		if res.status != pathFound {
-			return r.docError(doc, r.root.reason(res))
-		}
-		v, perElementRoot = res.pos, false
-	} else if lastToken(doc) != closer(doc[i]) {
-		return r.iterError(doc, sjIncomplete)
-	}
-	if !isValueStart(doc, v) {
-		return r.iterError(doc, sjTapeError)
+	v, o := r.rowsRoot(doc, i)
+	if v < 0 {
+		return o
 	}
 	isArray := doc[v] == '['
 	switch {
@@ -205,11 +192,37 @@ func (r *Reader) beginDoc(doc []byte, dst []Field) outcome {
 	case !isArray && r.opts.StripOuterArray:
 		return r.docError(doc, reasonMustNotStrip)
 	case isArray:
-		return r.beginArray(doc, v, perElementRoot && r.paths != nil)
+		// json_root applies to each element when it could not apply to
+		// the document (jsonpaths only).
+		return r.beginArray(doc, v, r.root != nil && doc[i] == '[' && r.paths != nil)
 	case r.paths != nil:
 		return r.docPaths(doc, v, dst)
 	}
 	return r.docObject(doc, v, dst)
+}
+
+// rowsRoot returns where the rows of the document starting at doc[i] are:
+// the json_root value when the document is an object, else the document.
+// It returns -1 and the outcome when the document is filtered.
+func (r *Reader) rowsRoot(doc []byte, i int) (int, outcome) {
+	if r.root == nil || doc[i] != '{' {
+		if lastToken(doc) != closer(doc[i]) {
+			return -1, r.iterError(doc, sjIncomplete)
+		}
+		return i, outcome{}
+	}
+	if lastToken(doc) != '}' {
+		return -1, r.docError(doc, "Encounter error while extract_from_object, error: "+sjIncomplete.message())
+	}
+	r.rootCur.reset(doc, i)
+	res := evalPath(&r.rootCur, r.root)
+	switch {
+	case res.status != pathFound:
+		return -1, r.docError(doc, r.root.reason(res))
+	case !isValueStart(doc, res.pos):
+		return -1, r.iterError(doc, sjTapeError)
+	}
+	return res.pos, outcome{}
 }
 
 func closer(open byte) byte {

@@ -58,12 +58,13 @@ func (s *jsonSource) next(dst []types.Value) ([]byte, string, error) {
 		switch {
 		case !f.Present:
 			if s.notNull[i] {
-				return raw, "The column `" + s.names[i] + "` is not nullable, but it's not found in jsondata.", nil
+				// Doris logs these two with an empty src line.
+				return nil, "The column `" + s.names[i] + "` is not nullable, but it's not found in jsondata.", nil
 			}
 			dst[i] = types.NullValue
 		case f.Kind == jsonline.Null:
 			if s.notNull[i] {
-				return raw, "Json value is null, but the column `" + s.names[i] + "` is not nullable.", nil
+				return nil, "Json value is null, but the column `" + s.names[i] + "` is not nullable.", nil
 			}
 			dst[i] = types.NullValue
 		default:
