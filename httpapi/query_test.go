@@ -25,6 +25,10 @@ func newTestServer(t *testing.T) *httptest.Server {
 // newTestServerClock starts the handler on a fresh store with a manual
 // clock, as cmd/loadgw wires it.
 func newTestServerClock(t *testing.T) (*httptest.Server, *clock.Manual) {
+	return newTestServerOpts(t, LoadOptions{})
+}
+
+func newTestServerOpts(t *testing.T, lo LoadOptions) (*httptest.Server, *clock.Manual) {
 	t.Helper()
 	dir := t.TempDir()
 	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
@@ -43,7 +47,7 @@ func newTestServerClock(t *testing.T) (*httptest.Server, *clock.Manual) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(New(e, Options{Labels: txns, ErrorLog: elog}))
+	srv := httptest.NewServer(New(e, Options{Labels: txns, ErrorLog: elog, Load: lo}))
 	t.Cleanup(func() { srv.Close(); e.Close() })
 	return srv, clk
 }

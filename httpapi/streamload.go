@@ -15,7 +15,6 @@ import (
 	"loadgw/labels"
 	"loadgw/load"
 	"loadgw/storage"
-	"loadgw/types"
 	"loadgw/upsert"
 )
 
@@ -35,9 +34,10 @@ type LoadOptions struct {
 	MaxDecompressedBytes int64
 	// MaxLineBytes bounds one CSV or JSON line. The default value is 64 MiB.
 	MaxLineBytes int
-	// MaxRows bounds the rows one load holds before it commits. The default
-	// value is 10,000,000.
-	MaxRows int
+	// StageMemBytes is how many bytes of rows a load keeps in memory before
+	// it spills them to the store's staging range; it bounds a load's memory.
+	// The default value is 64 MiB.
+	StageMemBytes int
 }
 
 func (o *LoadOptions) ensureDefaults() {
@@ -53,8 +53,8 @@ func (o *LoadOptions) ensureDefaults() {
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = 64 << 20
 	}
-	if o.MaxRows <= 0 {
-		o.MaxRows = 10_000_000
+	if o.StageMemBytes <= 0 {
+		o.StageMemBytes = upsert.DefaultStageMemBytes
 	}
 }
 
@@ -181,10 +181,19 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
 	ctx, cancel := context.WithTimeout(sl.r.Context(), p.Timeout)
 	defer cancel()
+	stage := sl.s.engine.Writer().NewStager(sl.s.engine.Codec(t), sl.txn.ID, opts.StageMemBytes)
+	committed := false
+	defer func() {
+		if !committed {
+			if err := stage.Discard(); err != nil {
+				sl.s.opts.Logger.Warn("cannot drop staged rows", zap.Int64("txn_id", sl.txn.ID), zap.Error(err))
+			}
+		}
+	}()
 	read := time.Now()
 	out, err := load.Read(ctx, load.Input{
 		Table: t, Params: p, Body: body, Now: sl.s.engine.Clock().Now(), Loc: loc,
-		Errors: sl.errs, MaxRows: opts.MaxRows, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
+		Errors: sl.errs, Sink: stage.Add, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
 	})
 	sl.resp.ReadDataTimeMs = time.Since(read).Milliseconds()
 	sl.resp.ReceiveDataTimeMs = sl.resp.ReadDataTimeMs
@@ -204,42 +213,32 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	}
 	write := time.Now()
 	if p.TwoPhaseCommit {
-		err = sl.precommit(t, out)
+		err = stage.Persist(func(b *storage.Batch) error { return sl.s.opts.Labels.WritePrecommit(b, sl.txn) })
+		if err == nil {
+			sl.s.opts.Labels.Published(sl.txn)
+		}
 	} else {
-		err = sl.s.commitRows(t, sl.txn, out.Rows, nil)
+		err = sl.s.publish(sl.txn, func(extra func(b *storage.Batch, tso uint64) error) error {
+			_, err := stage.Commit(extra)
+			return err
+		})
 	}
 	sl.resp.WriteDataTimeMs = time.Since(write).Milliseconds()
 	sl.resp.CommitAndPublishTimeMs = sl.resp.WriteDataTimeMs
 	if err != nil {
 		return err
 	}
+	committed = true
 	sl.txn = nil // finished: nothing to abort
 	sl.resp.Status = load.StatusSuccess
 	sl.resp.Message = "OK"
 	return nil
 }
 
-// precommit stages the rows with the PRECOMMITTED record.
-func (sl *streamLoad) precommit(t *catalog.Table, out *load.Outcome) error {
-	b := sl.s.engine.Store().NewBatch()
-	defer b.Close()
-	load.Stage(b, t, sl.txn.ID, out.Rows)
-	return sl.s.opts.Labels.Precommit(b, sl.txn)
-}
-
-// commitRows writes rows of t in one transaction together with txn's
-// VISIBLE record and extra writes (the removal of staged rows).
-func (s *Server) commitRows(t *catalog.Table, txn *labels.Txn, rows [][]types.Value, extra func(b *storage.Batch)) error {
-	_, err := s.engine.Writer().Commit(upsert.Rows{
-		Codec: s.engine.Codec(t),
-		Rows:  rows,
-		Extra: func(b *storage.Batch, tso uint64) error {
-			if extra != nil {
-				extra(b)
-			}
-			return s.opts.Labels.WriteCommit(b, txn, tso)
-		},
-	})
+// publish runs a commit whose batch (or table file) also carries txn's
+// VISIBLE record, then publishes the new state of txn.
+func (s *Server) publish(txn *labels.Txn, commit func(extra func(b *storage.Batch, tso uint64) error) error) error {
+	err := commit(func(b *storage.Batch, tso uint64) error { return s.opts.Labels.WriteCommit(b, txn, tso) })
 	if err != nil {
 		s.opts.Labels.WriteFailed(txn)
 		return err

@@ -29,9 +29,18 @@ import (
 //	errorlog                   print the error log of the last load
 //	clock advance=DURATION     move the server's clock
 //	maintain                   run label expiry and cleanups
+//
+// Every script runs twice: with loads kept in memory until commit, and with
+// every row spilled to the staging range and published by ingestion. Both
+// must give the same output.
 func TestStreamLoad(t *testing.T) {
+	t.Run("memory", func(t *testing.T) { runStreamLoadScripts(t, LoadOptions{}) })
+	t.Run("spill", func(t *testing.T) { runStreamLoadScripts(t, LoadOptions{StageMemBytes: 1}) })
+}
+
+func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 	datadriven.Walk(t, "../testdata/streamload", func(t *testing.T, path string) {
-		srv, clk := newTestServerClock(t)
+		srv, clk := newTestServerOpts(t, lo)
 		var lastErrorURL string
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {

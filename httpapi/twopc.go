@@ -8,9 +8,12 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"go.uber.org/zap"
+
 	"loadgw/labels"
 	"loadgw/load"
 	"loadgw/storage"
+	"loadgw/upsert"
 )
 
 // twoPCResult is the flat body of _stream_load_2pc, {"status", "msg"}.
@@ -83,11 +86,10 @@ func (s *Server) commit2PC(db string, ref labels.Ref) error {
 	if err != nil {
 		return &load.Error{Code: load.CodeNotFound, Msg: "TStatus: errCode = 7, detailMessage = table not found, tableName=" + txn.Table}
 	}
-	rows, err := load.ReadStaged(s.engine.Store(), t, txn.ID)
-	if err != nil {
-		return &load.Error{Code: load.CodeInternalError, Msg: err.Error(), Err: err}
-	}
-	return s.commitRows(t, txn, rows, func(b *storage.Batch) { load.Unstage(b, txn.ID) })
+	return s.publish(txn, func(extra func(b *storage.Batch, tso uint64) error) error {
+		_, err := s.engine.Writer().CommitStaged(s.engine.Codec(t), txn.ID, extra)
+		return err
+	})
 }
 
 // abort2PC aborts a pre-committed (or running) load and drops its rows.
@@ -102,11 +104,8 @@ func (s *Server) abort2PC(db string, ref labels.Ref) error {
 
 // dropStaged removes the staged rows of an aborted transaction.
 func (s *Server) dropStaged(txnID int64) {
-	b := s.engine.Store().NewBatch()
-	defer b.Close()
-	load.Unstage(b, txnID)
-	if err := b.Commit(); err != nil {
-		s.opts.Logger.Warn("cannot drop staged rows")
+	if err := upsert.DropStaged(s.engine.Store(), txnID); err != nil {
+		s.opts.Logger.Warn("cannot drop staged rows", zap.Int64("txn_id", txnID), zap.Error(err))
 	}
 }
 

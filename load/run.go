@@ -28,7 +28,8 @@ type source interface {
 // Outcome is what reading a load produced.
 type Outcome struct {
 	Total, Filtered, Unselected int64
-	// Rows are the accepted table rows, in body order.
+	// Rows are the accepted table rows, in body order, when Input.Sink is
+	// nil.
 	Rows [][]types.Value
 }
 
@@ -42,8 +43,7 @@ type reader struct {
 	b    *rowBuilder
 	errs ErrorSink
 	out  *Outcome
-	// MaxRows bounds the rows held in memory.
-	maxRows int
+	sink func(row []types.Value) error
 }
 
 // run reads every record, converting and filtering, until the end of the
@@ -86,8 +86,11 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 			r.out.Unselected++
 			continue
 		}
-		if r.maxRows > 0 && len(r.out.Rows) >= r.maxRows {
-			return &Error{Code: CodeE217, Client: true, Msg: "load has more rows than loadgw holds in one transaction; split it or raise --max-load-rows"}
+		if r.sink != nil {
+			if err := r.sink(row); err != nil {
+				return err
+			}
+			continue
 		}
 		r.out.Rows = append(r.out.Rows, row)
 	}
@@ -129,8 +132,8 @@ type Input struct {
 	Loc *time.Location
 	// Errors receives filtered rows; nil drops them.
 	Errors ErrorSink
-	// MaxRows bounds the accepted rows held in memory; 0 is unbounded.
-	MaxRows int
+	// Sink receives each accepted row; nil collects them in Outcome.Rows.
+	Sink func(row []types.Value) error
 	// MaxLineBytes bounds one record. 0 means 64 MiB.
 	MaxLineBytes int
 	// MaxJSONBodyBytes bounds a JSON body read as one document. 0 means
@@ -161,12 +164,12 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 		return nil, err
 	}
 	r := &reader{
-		p:       in.Params,
-		src:     src,
-		b:       newRowBuilder(m, in.Params.StrictMode, in.Loc, in.Now),
-		errs:    in.Errors,
-		out:     &Outcome{},
-		maxRows: in.MaxRows,
+		p:    in.Params,
+		src:  src,
+		b:    newRowBuilder(m, in.Params.StrictMode, in.Loc, in.Now),
+		errs: in.Errors,
+		out:  &Outcome{},
+		sink: in.Sink,
 	}
 	err = r.run(ctx, len(m.sources))
 	return r.out, err

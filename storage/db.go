@@ -47,6 +47,8 @@ func (o *Options) EnsureDefaults() {
 // DB is an open store. It is safe for concurrent use.
 type DB struct {
 	pdb   *pebble.DB
+	popts *pebble.Options
+	dir   string
 	write *pebble.WriteOptions
 }
 
@@ -81,7 +83,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	if opts.NoSync {
 		w = pebble.NoSync
 	}
-	return &DB{pdb: pdb, write: w}, nil
+	return &DB{pdb: pdb, popts: po, dir: dir, write: w}, nil
 }
 
 // Close flushes nothing extra (every commit is already durable) and releases
@@ -165,6 +167,19 @@ func (b *Batch) Commit() error {
 	}
 	return nil
 }
+
+// CommitNoSync applies the batch without waiting for the fsync: its effects
+// may be lost in a crash. For staging data that a later synced commit makes
+// durable.
+func (b *Batch) CommitNoSync() error {
+	if err := b.b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("cannot commit batch: %w", err)
+	}
+	return nil
+}
+
+// Reset empties the batch for reuse.
+func (b *Batch) Reset() { b.b.Reset() }
 
 // Close releases the batch; it does nothing to a committed batch's effects.
 func (b *Batch) Close() {

@@ -21,6 +21,7 @@ import (
 	"loadgw/errorlog"
 	"loadgw/httpapi"
 	"loadgw/labels"
+	"loadgw/upsert"
 )
 
 type config struct {
@@ -90,7 +91,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Int64Var(&c.load.MaxJSONBodyBytes, "max-json-body-bytes", 100<<20, "largest JSON body not read by line (Doris streaming_load_json_max_mb)")
 	fs.Int64Var(&c.load.MaxDecompressedBytes, "max-decompressed-bytes", 100<<30, "largest decompressed stream load body")
 	fs.IntVar(&c.load.MaxLineBytes, "max-line-bytes", 64<<20, "longest CSV or JSON line of a load")
-	fs.IntVar(&c.load.MaxRows, "max-load-rows", 10_000_000, "most rows one stream load may hold before it commits")
+	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", 64<<20, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
@@ -131,6 +132,12 @@ func run(args []string) error {
 	txns, err := labels.Open(eng.Store(), eng.Clock(), labels.Options{LabelKeep: c.labelKeep, PrecommitTimeout: c.precommitTTL})
 	if err != nil {
 		return err
+	}
+	for _, txn := range txns.Recovered() {
+		// Loads cut off by a crash or restart were aborted; drop their rows.
+		if err := upsert.DropStaged(eng.Store(), txn.ID); err != nil {
+			return err
+		}
 	}
 	elog, err := errorlog.New(errorlog.Options{Dir: filepath.Join(c.dataDir, "error_log"), Keep: c.errorLogKeep})
 	if err != nil {

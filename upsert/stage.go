@@ -1,0 +1,398 @@
+package upsert
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"loadgw/catalog"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// Stager collects the rows of one transaction so that memory stays bounded
+// by configuration, not by the size of the load. Up to MemBytes of rows it
+// keeps them in memory and commits them in one batch. Past that it spills
+// them to a staging key range,
+//
+//	"s/" | txn id (8 bytes) | table key prefix of the row | sequence (8 bytes)
+//
+// where the store keeps them sorted by table key; publishing then walks the
+// staged rows in key order, merges them with the table's current versions
+// and ingests the result, the transaction record and the removal of the
+// staging range as one table file: atomic and durable in one step.
+type Stager struct {
+	w       *Writer
+	rc      *catalog.RowCodec
+	txnID   int64
+	max     int
+	mem     [][]types.Value
+	memSize int
+	spilled bool
+	b       *storage.Batch
+	seq     uint64
+	key     []byte
+	val     []byte
+}
+
+// DefaultStageMemBytes is how many bytes of rows a load keeps in memory
+// before it spills to the staging range.
+const DefaultStageMemBytes = 64 << 20
+
+// spillBatchBytes is the size of one unsynced staging batch.
+const spillBatchBytes = 16 << 20
+
+// NewStager starts staging the rows of transaction txnID for the table of
+// rc. memBytes <= 0 means DefaultStageMemBytes.
+func (w *Writer) NewStager(rc *catalog.RowCodec, txnID int64, memBytes int) *Stager {
+	if memBytes <= 0 {
+		memBytes = DefaultStageMemBytes
+	}
+	return &Stager{w: w, rc: rc, txnID: txnID, max: memBytes}
+}
+
+// StagePrefix is the staging key range of a transaction.
+func StagePrefix(txnID int64) []byte {
+	return binary.BigEndian.AppendUint64([]byte("s/"), uint64(txnID))
+}
+
+// Spilled reports whether rows went to the staging range.
+func (s *Stager) Spilled() bool { return s.spilled }
+
+// Add stages one row. The Stager keeps the slice.
+func (s *Stager) Add(row []types.Value) error {
+	if s.spilled {
+		return s.spill(row)
+	}
+	s.mem = append(s.mem, row)
+	s.memSize += rowSize(row)
+	if s.memSize <= s.max {
+		return nil
+	}
+	s.spilled = true
+	rows := s.mem
+	s.mem, s.memSize = nil, 0
+	for _, r := range rows {
+		if err := s.spill(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowSize estimates the memory a row holds.
+func rowSize(row []types.Value) int {
+	n := len(row) * 48
+	for i := range row {
+		n += len(row[i].S)
+	}
+	return n
+}
+
+func (s *Stager) spill(row []types.Value) error {
+	if s.b == nil {
+		s.b = s.w.db.NewBatch()
+	}
+	s.key = s.rc.AppendKeyPrefix(append(s.key[:0], StagePrefix(s.txnID)...), row)
+	s.key = binary.BigEndian.AppendUint64(s.key, s.seq)
+	s.seq++
+	s.val = s.rc.AppendValue(s.val[:0], row)
+	s.b.Set(s.key, s.val)
+	if s.b.Len() >= spillBatchBytes {
+		return s.flush()
+	}
+	return nil
+}
+
+func (s *Stager) flush() error {
+	if s.b == nil || s.b.Empty() {
+		return nil
+	}
+	err := s.b.CommitNoSync()
+	s.b.Close()
+	s.b = nil
+	return err
+}
+
+// Persist makes every row durable in the staging range together with the
+// writes of extra (the PRECOMMITTED record of a two-phase-commit load), in
+// one synced batch.
+func (s *Stager) Persist(extra func(b *storage.Batch) error) error {
+	if !s.spilled {
+		s.spilled = true
+		rows := s.mem
+		s.mem = nil
+		for _, r := range rows {
+			if err := s.spill(r); err != nil {
+				return err
+			}
+		}
+	}
+	if s.b == nil {
+		s.b = s.w.db.NewBatch()
+	}
+	defer func() { s.b.Close(); s.b = nil }()
+	if err := extra(s.b); err != nil {
+		return err
+	}
+	return s.b.Commit()
+}
+
+// Discard drops whatever was staged.
+func (s *Stager) Discard() error {
+	if s.b != nil {
+		s.b.Close()
+		s.b = nil
+	}
+	s.mem = nil
+	if !s.spilled {
+		return nil
+	}
+	return DropStaged(s.w.db, s.txnID)
+}
+
+// DropStaged removes the staged rows of a transaction.
+func DropStaged(db *storage.DB, txnID int64) error {
+	return db.Update(func(b *storage.Batch) error {
+		p := StagePrefix(txnID)
+		b.DeleteRange(p, storage.PrefixEnd(p))
+		return nil
+	})
+}
+
+// Commit publishes the staged rows with a new TSO. extra adds the
+// transaction record; it runs once the TSO is known and its writes commit
+// atomically with the rows.
+func (s *Stager) Commit(extra func(b *storage.Batch, tso uint64) error) (Result, error) {
+	if !s.spilled {
+		return s.w.Commit(Rows{Codec: s.rc, Rows: s.mem, Extra: extra})
+	}
+	if err := s.flush(); err != nil {
+		return Result{}, err
+	}
+	return s.w.publishStaged(s.rc, s.txnID, extra)
+}
+
+// CommitStaged publishes the rows a two-phase-commit load persisted.
+func (w *Writer) CommitStaged(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error) (Result, error) {
+	return w.publishStaged(rc, txnID, extra)
+}
+
+// publishStaged merges the staging range of txnID into the table and
+// ingests the result with the extra writes and the staging range's removal.
+func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error) (Result, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ts, err := w.oracle.Next()
+	if err != nil {
+		return Result{}, err
+	}
+	before, after, err := w.extraEntries(rc, txnID, ts, extra)
+	if err != nil {
+		return Result{}, err
+	}
+	sst, err := w.db.NewSSTWriter()
+	if err != nil {
+		return Result{}, err
+	}
+	n, err := w.writeStaged(sst, rc, txnID, ts, before, after)
+	if err != nil {
+		sst.Abandon()
+		return Result{}, err
+	}
+	if err := sst.Finish(w.db); err != nil {
+		return Result{}, err
+	}
+	return Result{TSO: ts, Written: n}, nil
+}
+
+// extraEntries runs extra on a scratch batch and returns its writes split
+// around the table's key range, sorted, plus the staging range's removal.
+func (w *Writer) extraEntries(rc *catalog.RowCodec, txnID int64, ts uint64, extra func(b *storage.Batch, tso uint64) error) (before, after []storage.BatchEntry, err error) {
+	b := w.db.NewBatch()
+	defer b.Close()
+	if extra != nil {
+		if err := extra(b, ts); err != nil {
+			return nil, nil, err
+		}
+	}
+	p := StagePrefix(txnID)
+	b.DeleteRange(p, storage.PrefixEnd(p))
+	entries, err := b.Entries()
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.SortStableFunc(entries, func(a, c storage.BatchEntry) int { return bytes.Compare(a.Key, c.Key) })
+	lo, hi := rc.Prefix(), storage.PrefixEnd(rc.Prefix())
+	for _, e := range entries {
+		switch {
+		case bytes.Compare(e.Key, lo) < 0 && (e.Kind != 'R' || bytes.Compare(e.Value, lo) <= 0):
+			before = append(before, e)
+		case bytes.Compare(e.Key, hi) >= 0:
+			after = append(after, e)
+		default:
+			return nil, nil, fmt.Errorf("upsert: extra write %q overlaps the rows of table %s", e.Key, rc.Table().Name)
+		}
+	}
+	return before, after, nil
+}
+
+func writeEntries(sst *storage.SSTWriter, entries []storage.BatchEntry) error {
+	for _, e := range entries {
+		var err error
+		switch e.Kind {
+		case 'S':
+			err = sst.Set(e.Key, e.Value)
+		case 'D':
+			err = sst.Delete(e.Key)
+		case 'R':
+			err = sst.DeleteRange(e.Key, e.Value)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStaged writes the table file: the extra writes before the table's
+// range, the staged rows merged with the current versions, the rest.
+func (w *Writer) writeStaged(sst *storage.SSTWriter, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry) (int, error) {
+	if err := writeEntries(sst, before); err != nil {
+		return 0, err
+	}
+	sp := StagePrefix(txnID)
+	it, err := w.db.NewIter(sp, storage.PrefixEnd(sp))
+	if err != nil {
+		return 0, err
+	}
+	defer it.Close()
+	var n int
+	if rc.Table().Keys == catalog.DupKeys {
+		n, err = writeStagedDup(sst, it, len(sp), ts)
+	} else {
+		n, err = w.writeStagedUnique(sst, it, rc, len(sp), ts)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := it.Close(); err != nil {
+		return 0, err
+	}
+	return n, writeEntries(sst, after)
+}
+
+// writeStagedDup appends every staged row: key prefix | tso | lsn.
+func writeStagedDup(sst *storage.SSTWriter, it *storage.Iter, skip int, ts uint64) (int, error) {
+	var key []byte
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		k := it.Key()
+		key = append(key[:0], k[skip:len(k)-8]...)
+		key = binary.BigEndian.AppendUint64(key, ts)
+		key = binary.BigEndian.AppendUint32(key, uint32(n))
+		if err := sst.Set(key, it.Value()); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// writeStagedUnique keeps the newest staged row of each key (merging on
+// Aggregate Key tables), writes it as a new version and, on merge-on-write
+// and Aggregate Key tables, deletes the versions it supersedes.
+func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, it *storage.Iter, rc *catalog.RowCodec, skip int, ts uint64) (int, error) {
+	t := rc.Table()
+	needOld := t.Keys == catalog.AggKeys || t.MergeOnWrite()
+	var old *storage.Iter
+	if needOld {
+		var err error
+		if old, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
+			return 0, err
+		}
+		defer old.Close()
+	}
+	var prefix, val, key []byte
+	var merged []types.Value
+	n := 0
+	emit := func() error {
+		if prefix == nil {
+			return nil
+		}
+		var oldKeys [][]byte
+		if needOld {
+			for ok := old.SeekGE(prefix); ok; ok = old.Next() {
+				cur := old.Key()
+				if len(cur) != len(prefix)+rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
+					break
+				}
+				if t.Keys == catalog.AggKeys {
+					row, err := decodeRow(rc, cur, old.Value())
+					if err != nil {
+						return err
+					}
+					merged = aggregate(t, row, merged)
+				}
+				oldKeys = append(oldKeys, append([]byte(nil), cur...))
+			}
+		}
+		if merged != nil {
+			val = rc.AppendValue(val[:0], merged)
+		}
+		key = binary.BigEndian.AppendUint64(append(key[:0], prefix...), ^ts)
+		if err := sst.Set(key, val); err != nil {
+			return err
+		}
+		for _, k := range oldKeys {
+			if err := sst.Delete(k); err != nil {
+				return err
+			}
+		}
+		n++
+		return nil
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		k := it.Key()
+		p := k[skip : len(k)-8]
+		if prefix != nil && !bytes.Equal(p, prefix) {
+			if err := emit(); err != nil {
+				return 0, err
+			}
+		}
+		if prefix == nil || !bytes.Equal(p, prefix) {
+			prefix = append(prefix[:0], p...)
+			merged = nil
+		}
+		if t.Keys == catalog.AggKeys {
+			row, err := decodeRow(rc, append(append([]byte(nil), p...), make([]byte, 8)...), it.Value())
+			if err != nil {
+				return 0, err
+			}
+			if merged == nil {
+				merged = row
+			} else {
+				merged = aggregate(t, merged, row)
+			}
+			continue
+		}
+		val = append(val[:0], it.Value()...) // the newest staged row of the key wins
+	}
+	if err := emit(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// decodeRow decodes a full row from a Unique/Aggregate Key row key and value.
+func decodeRow(rc *catalog.RowCodec, key, value []byte) ([]types.Value, error) {
+	row := make([]types.Value, len(rc.Table().Columns))
+	if err := rc.DecodeKey(key, row); err != nil {
+		return nil, err
+	}
+	if _, err := rc.DecodeValue(value, row, nil, func(int) types.Value { return types.NullValue }); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
