@@ -86,3 +86,19 @@ func sameStored(a, b []StoredCol) bool {
 	}
 	return true
 }
+
+// AggregationName is the aggregation type Doris shows for a column (DESC's
+// Extra, SHOW COLUMNS, the _schema endpoint): none for key columns, the
+// aggregate of an Aggregate Key value column, REPLACE on merge-on-read
+// Unique Key tables, NONE otherwise.
+func (t *Table) AggregationName(c *Column) string {
+	switch {
+	case c.IsKey:
+		return ""
+	case c.Agg != "":
+		return c.Agg
+	case t.Keys == UniqueKeys && !t.MergeOnWrite():
+		return "REPLACE"
+	}
+	return "NONE"
+}

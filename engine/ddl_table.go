@@ -243,7 +243,7 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 			def = str(defaultText(c.Default))
 		}
 		var extras []string
-		if e := aggExtra(t, c); e != "" {
+		if e := t.AggregationName(c); e != "" {
 			extras = append(extras, e)
 		}
 		if c.AutoInc {
@@ -281,7 +281,7 @@ func (s *Session) showColumns(st *sql.ShowColumns) (*Result, error) {
 		if c.Default != nil && c.Default.Kind != catalog.DefaultNull {
 			def = str(defaultText(c.Default))
 		}
-		extra := aggExtra(t, c)
+		extra := t.AggregationName(c)
 		row := []types.Value{str(c.Name), str(internalTypeName(c.Type)), str(yesNo[c.Nullable]), str(yesNo[c.IsKey]), def, str(extra)}
 		if st.Full {
 			row = []types.Value{str(c.Name), str(internalTypeName(c.Type)), str(""), str(yesNo[c.Nullable]), str(yesNo[c.IsKey]), def, str(extra), str(""), str(c.Comment)}
@@ -289,21 +289,6 @@ func (s *Session) showColumns(st *sql.ShowColumns) (*Result, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	return res, nil
-}
-
-// aggExtra is the aggregation type Doris shows for a column: none for keys,
-// the aggregate of an Aggregate Key value column, REPLACE on merge-on-read
-// Unique Key tables, NONE otherwise.
-func aggExtra(t *catalog.Table, c *catalog.Column) string {
-	switch {
-	case c.IsKey:
-		return ""
-	case c.Agg != "":
-		return c.Agg
-	case t.Keys == catalog.UniqueKeys && !t.MergeOnWrite():
-		return "REPLACE"
-	}
-	return "NONE"
 }
 
 // internalTypeName spells a type as Doris's ScalarType.toString (the

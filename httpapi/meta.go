@@ -70,7 +70,7 @@ func (s *Server) handleSchema(w http.ResponseWriter, r *http.Request) {
 		if c.Hidden {
 			continue
 		}
-		sc := schemaColumn{Name: c.Name, Type: primitiveType(c.Type), Comment: c.Comment, AggregationType: aggregationType(t, c)}
+		sc := schemaColumn{Name: c.Name, Type: primitiveType(c.Type), Comment: c.Comment, AggregationType: t.AggregationName(c)}
 		if c.Type.Kind == types.Decimal {
 			sc.Precision = strconv.Itoa(int(c.Type.Precision))
 			sc.Scale = strconv.Itoa(int(c.Type.Scale))
@@ -83,19 +83,6 @@ func (s *Server) handleSchema(w http.ResponseWriter, r *http.Request) {
 		"schema_version": t.SchemaVersion,
 		"properties":     props,
 	}})
-}
-
-// aggregationType is Doris's AggregateType.toSql of a column: "" for keys.
-func aggregationType(t *catalog.Table, c *catalog.Column) string {
-	switch {
-	case c.IsKey:
-		return ""
-	case c.Agg != "":
-		return c.Agg
-	case t.Keys == catalog.UniqueKeys && !t.MergeOnWrite():
-		return "REPLACE"
-	}
-	return "NONE"
 }
 
 // primitiveType is Doris's PrimitiveType name of a column type.
