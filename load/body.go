@@ -97,7 +97,7 @@ func Decompress(r io.Reader, compressType string, max int64) (io.Reader, error) 
 	}
 	return &decompressed{r: &limitReader{r: out, left: max, err: func() error {
 		return &Error{Code: CodeE217, Client: true, Err: ErrBodyTooLarge,
-			Msg: fmt.Sprintf("decompressed body size exceed loadgw's limit of %d bytes (max_decompressed_bytes)", max)}
+			Msg: fmt.Sprintf("decompressed body size exceed loadgw's limit of %d bytes (--max-decompressed-bytes)", max)}
 	}}, kind: compressType}, nil
 }
 

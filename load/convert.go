@@ -18,6 +18,8 @@ type rowBuilder struct {
 	now    time.Time
 	ctx    *expr.Context
 	slab   []types.Value // rows are cut from slabs, not allocated one by one
+	// whereRow is the scratch row where evaluates: table then source values.
+	whereRow []types.Value
 }
 
 // slabRows is how many rows one slab allocation holds.
@@ -115,12 +117,20 @@ func (b *rowBuilder) checkNull(v types.Value, c *catalog.Column) (types.Value, s
 	return v, "column(" + c.Name + ") values is null while columns is not nullable"
 }
 
-// selected evaluates the where predicate on a table row.
-func (b *rowBuilder) selected(row []types.Value) (bool, error) {
+// selected evaluates the where predicate on a table row and its source row.
+func (b *rowBuilder) selected(row, src []types.Value) (bool, error) {
 	if b.m.where == nil {
 		return true, nil
 	}
-	v, err := b.m.where.Eval(row, b.ctx)
+	in := row
+	if len(b.m.whereSrc) > 0 {
+		b.whereRow = append(b.whereRow[:0], row...)
+		for _, i := range b.m.whereSrc {
+			b.whereRow = append(b.whereRow, src[i])
+		}
+		in = b.whereRow
+	}
+	v, err := b.m.where.Eval(in, b.ctx)
 	if err != nil {
 		return false, err
 	}

@@ -24,8 +24,10 @@ type mapping struct {
 	direct []int
 	// exprs[i] computes table column i from the source row, or nil.
 	exprs []expr.Compiled
-	// where filters rows (unselected); bound to the table row.
-	where expr.Compiled
+	// where filters rows (unselected); bound to the table row followed by
+	// the source columns that are not table columns (whereSrc).
+	where    expr.Compiled
+	whereSrc []int
 	// set[i] tells whether column i gets a value from the load.
 	set []bool
 }
@@ -100,6 +102,14 @@ func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 		ts := &expr.Scope{}
 		for _, c := range t.Columns {
 			ts.Columns = append(ts.Columns, expr.Column{Name: c.Name, Type: c.Type})
+		}
+		// Doris filters on source fields too: a field only the file has
+		// (a `columns` temporary) can be named in where.
+		for i, src := range m.sources {
+			if c, _ := t.Column(src); c == nil {
+				ts.Columns = append(ts.Columns, expr.Column{Name: src, Type: sourceType})
+				m.whereSrc = append(m.whereSrc, i)
+			}
 		}
 		ce, err := expr.Bind(w, ts)
 		if err != nil {

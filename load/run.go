@@ -78,7 +78,7 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 			}
 			continue
 		}
-		ok, err := r.b.selected(row)
+		ok, err := r.b.selected(row, srcRow)
 		if err != nil {
 			return err
 		}

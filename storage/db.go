@@ -23,7 +23,7 @@ import (
 // Options configures Open. The zero value is the default.
 type Options struct {
 	// CacheBytes is the size of the block cache.
-	// The default value is 256 MiB.
+	// The default value is 128 MiB.
 	CacheBytes int64
 	// MemTableBytes is the size of one memtable.
 	// The default value is 64 MiB.
@@ -37,7 +37,7 @@ type Options struct {
 // EnsureDefaults fills unset fields with their defaults.
 func (o *Options) EnsureDefaults() {
 	if o.CacheBytes <= 0 {
-		o.CacheBytes = 256 << 20
+		o.CacheBytes = 128 << 20
 	}
 	if o.MemTableBytes == 0 {
 		o.MemTableBytes = 64 << 20
@@ -63,7 +63,7 @@ func Open(dir string, opts Options) (*DB, error) {
 	po := &pebble.Options{
 		Cache:                       cache,
 		MemTableSize:                opts.MemTableBytes,
-		MemTableStopWritesThreshold: 4,
+		MemTableStopWritesThreshold: 2,
 		L0CompactionThreshold:       4,
 		L0StopWritesThreshold:       24,
 		LBaseMaxBytes:               256 << 20,

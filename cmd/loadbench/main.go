@@ -33,7 +33,10 @@ import (
 	"loadgw/storage"
 )
 
-var profile string
+var (
+	profile   string
+	streaming bool
+)
 
 func main() {
 	rows := flag.Int("rows", 1_000_000, "rows to load")
@@ -41,8 +44,10 @@ func main() {
 	addr := flag.String("addr", "", "HOST:PORT of a running loadgw; empty starts one in process")
 	keep := flag.Bool("keep", false, "keep the temporary store")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the stream load to this file")
+	stream := flag.Bool("stream", false, "generate the body while sending it (chunked), so the client holds no copy: use with large --rows to measure the server's memory")
 	flag.Parse()
 	profile = *cpuprofile
+	streaming = *stream
 	if err := run(*rows, *format, *addr, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
@@ -83,9 +88,17 @@ func body(n int, format string) []byte {
 }
 
 func run(n int, format, addr string, keep bool) error {
-	data := body(n, format)
-	fmt.Printf("loadbench: %d %s rows, %.1f MB, %d bytes/row, GOMAXPROCS=%d\n",
-		n, format, float64(len(data))/1e6, len(data)/n, runtime.GOMAXPROCS(0))
+	var data []byte
+	size := len(row(nil, format, n/2)) + 1
+	if streaming {
+		fmt.Printf("loadbench: %d %s rows streamed, about %.1f MB, GOMAXPROCS=%d\n",
+			n, format, float64(size*n)/1e6, runtime.GOMAXPROCS(0))
+	} else {
+		data = body(n, format)
+		size = len(data) / n
+		fmt.Printf("loadbench: %d %s rows, %.1f MB, %d bytes/row, GOMAXPROCS=%d\n",
+			n, format, float64(len(data))/1e6, size, runtime.GOMAXPROCS(0))
+	}
 	dir, err := os.MkdirTemp("", "loadbench")
 	if err != nil {
 		return err
@@ -93,10 +106,12 @@ func run(n int, format, addr string, keep bool) error {
 	if !keep {
 		defer os.RemoveAll(dir)
 	}
-	if format == "json" {
+	if format == "json" && !streaming {
 		fmt.Printf("raw sonic decode (one core):       %s\n", rate(n, len(data), sonicDecode(data)))
 	}
-	fmt.Printf("raw store write (10k-key synced batches): %s\n", rate(n, len(data), storeWrite(filepath.Join(dir, "raw"), n)))
+	if !streaming {
+		fmt.Printf("raw store write (10k-key synced batches): %s\n", rate(n, len(data), storeWrite(filepath.Join(dir, "raw"), n)))
+	}
 	if addr == "" {
 		stop, a, err := startServer(filepath.Join(dir, "data"))
 		if err != nil {
@@ -123,7 +138,11 @@ func run(n int, format, addr string, keep bool) error {
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	resp, err := streamLoad(addr, "bench", table, format, data)
+	var src io.Reader = bytes.NewReader(data)
+	if streaming {
+		src = &generator{n: n, format: format}
+	}
+	resp, err := streamLoad(addr, "bench", table, format, src, !streaming)
 	if err != nil {
 		return err
 	}
@@ -131,7 +150,7 @@ func run(n int, format, addr string, keep bool) error {
 	if !strings.Contains(resp, `"Status": "Success"`) || !strings.Contains(resp, fmt.Sprintf(`"NumberLoadedRows": %d`, n)) {
 		return fmt.Errorf("load did not succeed: %s", resp)
 	}
-	fmt.Printf("stream load over loopback HTTP:    %s\n", rate(n, len(data), took))
+	fmt.Printf("stream load over loopback HTTP:    %s\n", rate(n, size*n, took))
 	var r struct{ ReadDataTimeMs, WriteDataTimeMs int64 }
 	_ = json.Unmarshal([]byte(resp), &r)
 	fmt.Printf("  of which reading and converting %d ms, committing %d ms\n", r.ReadDataTimeMs, r.WriteDataTimeMs)
@@ -229,8 +248,32 @@ func sql(addr, db, stmt string) error {
 	return nil
 }
 
-func streamLoad(addr, db, table, format string, data []byte) (string, error) {
-	req, _ := http.NewRequest("PUT", "http://"+addr+"/api/"+db+"/"+table+"/_stream_load", bytes.NewReader(data))
+// generator produces the rows on the fly.
+type generator struct {
+	n, i   int
+	format string
+	buf    []byte
+}
+
+func (g *generator) Read(p []byte) (int, error) {
+	for len(g.buf) < len(p) && g.i < g.n {
+		g.buf = row(g.buf, g.format, g.i)
+		g.buf = append(g.buf, '\n')
+		g.i++
+	}
+	if len(g.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, g.buf)
+	g.buf = g.buf[:copy(g.buf, g.buf[n:])]
+	return n, nil
+}
+
+func streamLoad(addr, db, table, format string, body io.Reader, sized bool) (string, error) {
+	if !sized {
+		body = io.MultiReader(body) // hide the length: chunked
+	}
+	req, _ := http.NewRequest("PUT", "http://"+addr+"/api/"+db+"/"+table+"/_stream_load", body)
 	req.SetBasicAuth("root", "")
 	req.Header.Set("format", format)
 	if format == "csv" {
