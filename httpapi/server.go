@@ -53,15 +53,16 @@ func (o *Options) ensureDefaults() {
 
 // Server is the HTTP handler of loadgw.
 type Server struct {
-	opts   Options
-	engine *engine.Engine
-	router chi.Router
+	opts      Options
+	engine    *engine.Engine
+	router    chi.Router
+	loadSlots chan struct{} // one token per load reading its body
 }
 
 // New returns the handler serving e.
 func New(e *engine.Engine, opts Options) *Server {
 	opts.ensureDefaults()
-	s := &Server{opts: opts, engine: e}
+	s := &Server{opts: opts, engine: e, loadSlots: make(chan struct{}, opts.Load.MaxConcurrent)}
 	r := chi.NewRouter()
 	r.Get("/", s.handleRoot)
 	r.Head("/", s.handleRoot)

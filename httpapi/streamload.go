@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -34,6 +35,10 @@ type LoadOptions struct {
 	MaxDecompressedBytes int64
 	// MaxLineBytes bounds one CSV or JSON line. The default value is 64 MiB.
 	MaxLineBytes int
+	// MaxConcurrent is how many loads read their bodies at once; more wait
+	// for a slot (within their timeout). With StageMemBytes it bounds the
+	// memory of all loads. The default value is 8.
+	MaxConcurrent int
 	// StageMemBytes is how many bytes of rows a load keeps in memory before
 	// it spills them to the store's staging range; it bounds a load's memory.
 	// The default value is 64 MiB.
@@ -52,6 +57,9 @@ func (o *LoadOptions) ensureDefaults() {
 	}
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = 64 << 20
+	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = 8
 	}
 	if o.StageMemBytes <= 0 {
 		o.StageMemBytes = upsert.DefaultStageMemBytes
@@ -154,6 +162,7 @@ func (sl *streamLoad) run() error {
 	if err := p.ParsePut(r.Header); err != nil {
 		return err
 	}
+	sl.resp.GroupCommit = p.GroupCommitActive()
 	if err := checkTableSupport(t, p); err != nil {
 		return err
 	}
@@ -178,9 +187,16 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	if err != nil {
 		return err
 	}
-	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
 	ctx, cancel := context.WithTimeout(sl.r.Context(), p.Timeout)
 	defer cancel()
+	select {
+	case sl.s.loadSlots <- struct{}{}:
+		defer func() { <-sl.s.loadSlots }()
+	case <-ctx.Done():
+		return &load.Error{Code: load.CodeTimeout, Msg: "load timeout while waiting for one of the " +
+			strconv.Itoa(opts.MaxConcurrent) + " load slots (--max-concurrent-loads)", Err: ctx.Err()}
+	}
+	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
 	stage := sl.s.engine.Writer().NewStager(sl.s.engine.Codec(t), sl.txn.ID, opts.StageMemBytes)
 	committed := false
 	defer func() {

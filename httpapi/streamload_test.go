@@ -209,3 +209,43 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 }
 
 var _ = sort.Strings
+
+// TestLoadSlots checks that loads beyond MaxConcurrent wait for a slot and
+// fail with a timeout when none frees up in time.
+func TestLoadSlots(t *testing.T) {
+	srv, _ := newTestServerOpts(t, LoadOptions{MaxConcurrent: 1})
+	post(t, srv, "information_schema", `{"stmt": "CREATE DATABASE d; CREATE TABLE d.t (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"}`)
+	put := func(body io.Reader, timeout string) (*http.Response, error) {
+		req, _ := http.NewRequest("PUT", srv.URL+"/api/d/t/_stream_load", body)
+		req.SetBasicAuth("root", "")
+		req.Header.Set("timeout", timeout)
+		return http.DefaultClient.Do(req)
+	}
+	pr, pw := io.Pipe()
+	first := make(chan string, 1)
+	go func() {
+		resp, err := put(pr, "60")
+		if err != nil {
+			first <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		first <- string(b)
+	}()
+	pw.Write([]byte("1\n")) // the first load now holds the only slot
+	time.Sleep(100 * time.Millisecond)
+	resp, err := put(strings.NewReader("2\n"), "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"Message": "[TIMEOUT]load timeout while waiting for one of the 1 load slots`) {
+		t.Fatalf("second load: %s", b)
+	}
+	pw.Close()
+	if got := <-first; !strings.Contains(got, `"Status": "Success"`) {
+		t.Fatalf("first load: %s", got)
+	}
+}

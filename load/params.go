@@ -306,6 +306,17 @@ func (p *Params) parsePut(get func(string) string, has func(string) bool) error 
 
 func (p *Params) isTrue(get func(string) string, name string) bool { return isTrue(get(name)) }
 
+// GroupCommitActive reports whether the load runs as a group commit: a
+// sync_mode or async_mode request that Doris does not silently turn off
+// (two-phase commit, partial updates and target partitions turn it off).
+// loadgw commits such a load at once, as sync_mode does.
+func (p *Params) GroupCommitActive() bool {
+	if p.GroupCommit != "sync_mode" && p.GroupCommit != "async_mode" {
+		return false
+	}
+	return !p.TwoPhaseCommit && p.UpdateMode == ModeUpsert && len(p.Partitions) == 0 && len(p.TemporaryPartitions) == 0
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, part := range strings.Split(s, ",") {

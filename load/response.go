@@ -29,6 +29,35 @@ type Response struct {
 	CommitAndPublishTimeMs int64  `json:"CommitAndPublishTimeMs"`
 	ErrorURL               string `json:"ErrorURL,omitempty"`
 	FirstErrorMsg          string `json:"FirstErrorMsg,omitempty"`
+
+	// GroupCommit marks a load that ran with group_commit sync_mode or
+	// async_mode: Doris then answers "GroupCommit": true in place of
+	// TwoPhaseCommit and leaves out BeginTxnTimeMs and
+	// CommitAndPublishTimeMs.
+	GroupCommit bool `json:"-"`
+}
+
+// groupCommitResponse is the layout of a group-commit load's answer.
+type groupCommitResponse struct {
+	TxnID                int64  `json:"TxnId"`
+	Label                string `json:"Label"`
+	Comment              string `json:"Comment"`
+	GroupCommit          bool   `json:"GroupCommit"`
+	Status               string `json:"Status"`
+	ExistingJobStatus    string `json:"ExistingJobStatus,omitempty"`
+	Message              string `json:"Message"`
+	NumberTotalRows      int64  `json:"NumberTotalRows"`
+	NumberLoadedRows     int64  `json:"NumberLoadedRows"`
+	NumberFilteredRows   int64  `json:"NumberFilteredRows"`
+	NumberUnselectedRows int64  `json:"NumberUnselectedRows"`
+	LoadBytes            int64  `json:"LoadBytes"`
+	LoadTimeMs           int64  `json:"LoadTimeMs"`
+	StreamLoadPutTimeMs  int64  `json:"StreamLoadPutTimeMs"`
+	ReadDataTimeMs       int64  `json:"ReadDataTimeMs"`
+	WriteDataTimeMs      int64  `json:"WriteDataTimeMs"`
+	ReceiveDataTimeMs    int64  `json:"ReceiveDataTimeMs"`
+	ErrorURL             string `json:"ErrorURL,omitempty"`
+	FirstErrorMsg        string `json:"FirstErrorMsg,omitempty"`
 }
 
 // The values of Response.Status.
@@ -46,7 +75,19 @@ func (r *Response) JSON() []byte {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "    ")
-	_ = enc.Encode(r) // cannot fail: only strings and integers
+	var v any = r
+	if r.GroupCommit {
+		v = groupCommitResponse{
+			TxnID: r.TxnID, Label: r.Label, Comment: r.Comment, GroupCommit: true, Status: r.Status,
+			ExistingJobStatus: r.ExistingJobStatus, Message: r.Message, NumberTotalRows: r.NumberTotalRows,
+			NumberLoadedRows: r.NumberLoadedRows, NumberFilteredRows: r.NumberFilteredRows,
+			NumberUnselectedRows: r.NumberUnselectedRows, LoadBytes: r.LoadBytes, LoadTimeMs: r.LoadTimeMs,
+			StreamLoadPutTimeMs: r.StreamLoadPutTimeMs, ReadDataTimeMs: r.ReadDataTimeMs,
+			WriteDataTimeMs: r.WriteDataTimeMs, ReceiveDataTimeMs: r.ReceiveDataTimeMs,
+			ErrorURL: r.ErrorURL, FirstErrorMsg: r.FirstErrorMsg,
+		}
+	}
+	_ = enc.Encode(v) // cannot fail: only strings, integers and booleans
 	return b.Bytes()
 }
 
