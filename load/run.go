@@ -47,33 +47,122 @@ type reader struct {
 }
 
 // run reads every record, converting and filtering, until the end of the
-// body, ctx's deadline or a fatal error.
+// body, ctx's deadline or a fatal error. Reading (splitting and decoding
+// records) and converting run on two goroutines, handing over batches of
+// source rows, so a load uses two cores.
 func (r *reader) run(ctx context.Context, nsrc int) error {
-	srcRow := make([]types.Value, nsrc)
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return &Error{Code: CodeTimeout, Msg: "load timeout, timeout: " + r.p.Timeout.String(), Err: err}
-			}
-		}
-		clear(srcRow)
-		raw, reason, err := r.src.next(srcRow)
-		if err == io.EOF {
-			return nil
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	full := make(chan *srcBatch, 2)
+	free := make(chan *srcBatch, 3)
+	for i := 0; i < 3; i++ {
+		free <- newSrcBatch(nsrc)
+	}
+	go r.produce(ctx, nsrc, full, free)
+	for b := range full {
+		err := r.consume(b)
+		if err == nil {
+			err = b.err
 		}
 		if err != nil {
+			cancel()
+			for range full { // let the producer finish
+			}
 			return err
 		}
+		if b.eof {
+			return nil
+		}
+		free <- b
+	}
+	return nil
+}
+
+// srcBatch is a batch of source rows handed from the reading goroutine to
+// the converting one.
+type srcBatch struct {
+	vals    []types.Value // rows of nsrc values, back to back
+	reasons []string      // per row: a read-time filter reason, or ""
+	raw     []byte        // the rows' raw text, back to back
+	rawEnd  []int
+	n       int
+	eof     bool
+	err     error
+}
+
+const srcBatchRows = 1024
+
+func newSrcBatch(nsrc int) *srcBatch {
+	return &srcBatch{vals: make([]types.Value, nsrc*srcBatchRows), reasons: make([]string, srcBatchRows), rawEnd: make([]int, srcBatchRows)}
+}
+
+func (b *srcBatch) rawOf(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = b.rawEnd[i-1]
+	}
+	return b.raw[start:b.rawEnd[i]]
+}
+
+// produce reads records into batches until the end, an error or ctx ends.
+func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, free <-chan *srcBatch) {
+	defer close(full)
+	for {
+		var b *srcBatch
+		select {
+		case b = <-free:
+		case <-ctx.Done():
+			return
+		}
+		b.n, b.raw, b.eof, b.err = 0, b.raw[:0], false, nil
+		if err := ctx.Err(); err != nil {
+			b.err = &Error{Code: CodeTimeout, Msg: "load timeout, timeout: " + r.p.Timeout.String(), Err: err}
+		}
+		for b.err == nil && b.n < srcBatchRows {
+			row := b.vals[b.n*nsrc : (b.n+1)*nsrc]
+			clear(row)
+			raw, reason, err := r.src.next(row)
+			if err == io.EOF {
+				b.eof = true
+				break
+			}
+			if err != nil {
+				b.err = err
+				break
+			}
+			b.reasons[b.n] = reason
+			b.raw = append(b.raw, raw...)
+			b.rawEnd[b.n] = len(b.raw)
+			b.n++
+		}
+		select {
+		case full <- b:
+		case <-ctx.Done():
+			return
+		}
+		if b.eof || b.err != nil {
+			return
+		}
+	}
+}
+
+// consume converts, filters and hands on the rows of one batch.
+func (r *reader) consume(b *srcBatch) error {
+	nsrc := len(b.vals) / srcBatchRows
+	for i := 0; i < b.n; i++ {
+		srcRow := b.vals[i*nsrc : (i+1)*nsrc]
 		r.out.Total++
+		reason := b.reasons[i]
 		var row []types.Value
 		if reason == "" {
+			var err error
 			row, reason, err = r.b.build(srcRow)
 			if err != nil {
 				return err
 			}
 		}
 		if reason != "" {
-			if err := r.filter(reason, raw); err != nil {
+			if err := r.filter(reason, b.rawOf(i)); err != nil {
 				return err
 			}
 			continue
@@ -94,6 +183,7 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 		}
 		r.out.Rows = append(r.out.Rows, row)
 	}
+	return nil
 }
 
 // filter counts and logs one bad row; the error log may stop the load.
