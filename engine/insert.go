@@ -70,6 +70,10 @@ inputRows:
 		}
 		rows = append(rows, row)
 	}
+	rows, err = s.placeInPartitions(t, st.Partitions, rows, strict)
+	if err != nil {
+		return nil, err
+	}
 	if len(rows) == 0 {
 		return &Result{}, nil
 	}
@@ -80,6 +84,39 @@ inputRows:
 		return nil, err
 	}
 	return &Result{Affected: int64(len(rows))}, nil
+}
+
+// placeInPartitions drops (non-strict) or refuses (strict) rows that no
+// partition of t takes, or none of the named ones when a PARTITION clause
+// was given.
+func (s *Session) placeInPartitions(t *catalog.Table, names []string, rows [][]types.Value, strict bool) ([][]types.Value, error) {
+	loc, err := t.NewPartitionLocator()
+	if err != nil || loc == nil {
+		return rows, err
+	}
+	allowed := map[string]bool{}
+	for _, n := range names {
+		if n == "*" {
+			allowed = map[string]bool{}
+			break
+		}
+		if !t.HasPartition(n) {
+			return nil, errorf("Unknown partition '%s' in table '%s'", n, t.Name)
+		}
+		allowed[n] = true
+	}
+	out := rows[:0]
+	for _, r := range rows {
+		name := loc.Locate(r)
+		if name != "" && (len(allowed) == 0 || allowed[name]) {
+			out = append(out, r)
+			continue
+		}
+		if strict {
+			return nil, errorf("Insert has filtered data in strict mode. first_error_msg: no partition for this tuple. tuple=%s. Src line: ", loc.Describe(t, r))
+		}
+	}
+	return out, nil
 }
 
 // fillAutoInc gives AUTO_INCREMENT columns left NULL (omitted, DEFAULT or

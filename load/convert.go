@@ -20,6 +20,23 @@ type rowBuilder struct {
 	slab   []types.Value // rows are cut from slabs, not allocated one by one
 	// whereRow is the scratch row where evaluates: table then source values.
 	whereRow []types.Value
+	// part places rows in partitions (nil: not partitioned); targets are
+	// the partitions the partitions header allows (nil: all).
+	part    *catalog.PartitionLocator
+	targets map[string]bool
+}
+
+// partitionReason is the filter reason of a row no allowed partition takes,
+// or "".
+func (b *rowBuilder) partitionReason(row []types.Value) string {
+	if b.part == nil {
+		return ""
+	}
+	name := b.part.Locate(row)
+	if name != "" && (b.targets == nil || b.targets[name]) {
+		return ""
+	}
+	return "no partition for this tuple. tuple=" + b.part.Describe(b.m.t, row)
 }
 
 // slabRows is how many rows one slab allocation holds.

@@ -175,6 +175,12 @@ func (r *reader) consume(b *srcBatch) error {
 			r.out.Unselected++
 			continue
 		}
+		if reason := r.b.partitionReason(row); reason != "" {
+			if err := r.filter(reason, b.rawOf(i)); err != nil {
+				return err
+			}
+			continue
+		}
 		if r.sink != nil {
 			if err := r.sink(row); err != nil {
 				return err
@@ -253,10 +259,27 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	b := newRowBuilder(m, in.Params.StrictMode, in.Loc, in.Now)
+	if b.part, err = in.Table.NewPartitionLocator(); err != nil {
+		return nil, err
+	}
+	targets := in.Params.Partitions
+	if len(targets) == 0 {
+		targets = in.Params.TemporaryPartitions
+	}
+	for _, name := range targets {
+		if !in.Table.HasPartition(name) {
+			return nil, analysisError("Unknown partition '%s' in table '%s'", name, in.Table.Name)
+		}
+		if b.targets == nil {
+			b.targets = map[string]bool{}
+		}
+		b.targets[name] = true
+	}
 	r := &reader{
 		p:    in.Params,
 		src:  src,
-		b:    newRowBuilder(m, in.Params.StrictMode, in.Loc, in.Now),
+		b:    b,
 		errs: in.Errors,
 		out:  &Outcome{},
 		sink: in.Sink,

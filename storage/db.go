@@ -110,6 +110,11 @@ func copyGet(r pebble.Reader, key []byte) ([]byte, error) {
 // NewBatch starts a write batch. End it with Commit or Close.
 func (db *DB) NewBatch() *Batch { return &Batch{db: db, b: db.pdb.NewBatch()} }
 
+// NewBatchSize starts a write batch with room for about size bytes.
+func (db *DB) NewBatchSize(size int) *Batch {
+	return &Batch{db: db, b: db.pdb.NewBatchWithSize(size)}
+}
+
 // Update runs fn on a new batch and commits it if fn returns nil.
 func (db *DB) Update(fn func(*Batch) error) error {
 	b := db.NewBatch()

@@ -27,18 +27,18 @@ type Stager struct {
 	rc      *catalog.RowCodec
 	txnID   int64
 	max     int
-	mem     [][]types.Value
-	memSize int
+	mem     encodedRows
 	spilled bool
 	b       *storage.Batch
 	seq     uint64
 	key     []byte
 	val     []byte
+	skey    []byte
 }
 
 // DefaultStageMemBytes is how many bytes of rows a load keeps in memory
 // before it spills to the staging range.
-const DefaultStageMemBytes = 64 << 20
+const DefaultStageMemBytes = 128 << 20
 
 // spillBatchBytes is the size of one unsynced staging batch.
 const spillBatchBytes = 16 << 20
@@ -60,45 +60,43 @@ func StagePrefix(txnID int64) []byte {
 // Spilled reports whether rows went to the staging range.
 func (s *Stager) Spilled() bool { return s.spilled }
 
-// Add stages one row. The Stager keeps the slice.
+// Add stages one row; the Stager does not keep the slice.
 func (s *Stager) Add(row []types.Value) error {
 	if s.spilled {
-		return s.spill(row)
+		s.key = s.rc.AppendKeyPrefix(s.key[:0], row)
+		s.val = s.rc.AppendValue(s.val[:0], row)
+		return s.spill(s.key, s.val)
 	}
-	s.mem = append(s.mem, row)
-	s.memSize += rowSize(row)
-	if s.memSize <= s.max {
+	s.mem.add(s.rc, row)
+	if s.mem.bytes <= s.max {
 		return nil
 	}
+	return s.spillMemory()
+}
+
+// spillMemory moves the rows held in memory to the staging range; rows
+// added later go there directly.
+func (s *Stager) spillMemory() error {
 	s.spilled = true
-	rows := s.mem
-	s.mem, s.memSize = nil, 0
-	for _, r := range rows {
-		if err := s.spill(r); err != nil {
+	ents := s.mem.ents
+	s.mem = encodedRows{}
+	for _, e := range ents {
+		if err := s.spill(e.key, e.val); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// rowSize estimates the memory a row holds.
-func rowSize(row []types.Value) int {
-	n := len(row) * 48
-	for i := range row {
-		n += len(row[i].S)
-	}
-	return n
-}
-
-func (s *Stager) spill(row []types.Value) error {
+// spill writes one encoded row under its staging key.
+func (s *Stager) spill(keyPrefix, val []byte) error {
 	if s.b == nil {
 		s.b = s.w.db.NewBatch()
 	}
-	s.key = s.rc.AppendKeyPrefix(append(s.key[:0], StagePrefix(s.txnID)...), row)
-	s.key = binary.BigEndian.AppendUint64(s.key, s.seq)
+	s.skey = append(append(s.skey[:0], StagePrefix(s.txnID)...), keyPrefix...)
+	s.skey = binary.BigEndian.AppendUint64(s.skey, s.seq)
 	s.seq++
-	s.val = s.rc.AppendValue(s.val[:0], row)
-	s.b.Set(s.key, s.val)
+	s.b.Set(s.skey, val)
 	if s.b.Len() >= spillBatchBytes {
 		return s.flush()
 	}
@@ -120,13 +118,8 @@ func (s *Stager) flush() error {
 // one synced batch.
 func (s *Stager) Persist(extra func(b *storage.Batch) error) error {
 	if !s.spilled {
-		s.spilled = true
-		rows := s.mem
-		s.mem = nil
-		for _, r := range rows {
-			if err := s.spill(r); err != nil {
-				return err
-			}
+		if err := s.spillMemory(); err != nil {
+			return err
 		}
 	}
 	if s.b == nil {
@@ -145,7 +138,7 @@ func (s *Stager) Discard() error {
 		s.b.Close()
 		s.b = nil
 	}
-	s.mem = nil
+	s.mem = encodedRows{}
 	if !s.spilled {
 		return nil
 	}
@@ -166,7 +159,7 @@ func DropStaged(db *storage.DB, txnID int64) error {
 // atomically with the rows.
 func (s *Stager) Commit(extra func(b *storage.Batch, tso uint64) error) (Result, error) {
 	if !s.spilled {
-		return s.w.Commit(Rows{Codec: s.rc, Rows: s.mem, Extra: extra})
+		return s.w.commitEncoded(s.rc, &s.mem, extra)
 	}
 	if err := s.flush(); err != nil {
 		return Result{}, err
@@ -366,7 +359,7 @@ func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, it *storage.Iter, rc 
 			merged = nil
 		}
 		if t.Keys == catalog.AggKeys {
-			row, err := decodeRow(rc, append(append([]byte(nil), p...), make([]byte, 8)...), it.Value())
+			row, err := decodeRow(rc, withSuffix(p), it.Value())
 			if err != nil {
 				return 0, err
 			}

@@ -11,6 +11,7 @@ package upsert
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"sync"
@@ -61,27 +62,62 @@ type Result struct {
 
 // Commit writes rows in one transaction with a new TSO.
 func (w *Writer) Commit(in Rows) (Result, error) {
+	var set encodedRows
+	for _, row := range in.Rows {
+		set.add(in.Codec, row)
+	}
+	return w.commitEncoded(in.Codec, &set, in.Extra)
+}
+
+// encodedRows are rows encoded as (key prefix, value) pairs in a chunked
+// arena: compact, and cheap for the collector.
+type encodedRows struct {
+	chunk []byte
+	ents  []encodedRow
+	bytes int
+}
+
+type encodedRow struct {
+	key, val []byte // key: table prefix and key columns; val: stored columns
+}
+
+const arenaChunk = 1 << 20
+
+// add encodes one row. Rows never move once encoded: a full chunk is
+// left to the rows that point into it and a new one started (a row larger
+// than the room left makes append copy the chunk; the rows already in the
+// old array keep pointing at it).
+func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value) {
+	if cap(e.chunk)-len(e.chunk) < 4096 {
+		e.chunk = make([]byte, 0, arenaChunk)
+	}
+	start := len(e.chunk)
+	e.chunk = rc.AppendKeyPrefix(e.chunk, row)
+	mid := len(e.chunk)
+	e.chunk = rc.AppendValue(e.chunk, row)
+	end := len(e.chunk)
+	e.ents = append(e.ents, encodedRow{key: e.chunk[start:mid:mid], val: e.chunk[mid:end:end]})
+	e.bytes += end - start + 48
+}
+
+// commitEncoded writes an encoded set in one batch with a new TSO.
+func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error) (Result, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	ts, err := w.oracle.Next()
 	if err != nil {
 		return Result{}, err
 	}
-	b := w.db.NewBatch()
+	b := w.db.NewBatchSize(set.bytes + 64*len(set.ents))
 	defer b.Close()
-	t := in.Codec.Table()
 	var n int
-	switch {
-	case t.Keys == catalog.DupKeys:
-		n = appendDup(b, in, ts)
-	default:
-		n, err = w.upsertUnique(b, in, ts)
-		if err != nil {
-			return Result{}, err
-		}
+	if rc.Table().Keys == catalog.DupKeys {
+		n = appendDup(b, set, ts)
+	} else if n, err = w.upsertUnique(b, rc, set, ts); err != nil {
+		return Result{}, err
 	}
-	if in.Extra != nil {
-		if err := in.Extra(b, ts); err != nil {
+	if extra != nil {
+		if err := extra(b, ts); err != nil {
 			return Result{}, err
 		}
 	}
@@ -91,84 +127,85 @@ func (w *Writer) Commit(in Rows) (Result, error) {
 	return Result{TSO: ts, Written: n}, nil
 }
 
-func appendDup(b *storage.Batch, in Rows, ts uint64) int {
-	var key, val []byte
-	for i, row := range in.Rows {
-		key = in.Codec.AppendDupKey(key[:0], row, ts, uint32(i))
-		val = in.Codec.AppendValue(val[:0], row)
-		b.Set(key, val)
+// appendDup appends every row: key prefix | tso | lsn.
+func appendDup(b *storage.Batch, set *encodedRows, ts uint64) int {
+	var key []byte
+	for i, e := range set.ents {
+		key = binary.BigEndian.AppendUint64(append(key[:0], e.key...), ts)
+		key = binary.BigEndian.AppendUint32(key, uint32(i))
+		b.Set(key, e.val)
 	}
-	return len(in.Rows)
+	return len(set.ents)
 }
 
-type keyed struct {
-	prefix []byte
-	row    []types.Value
-	seq    int
-}
-
-// upsertUnique keeps the last row of each key, reads the current versions in
-// key order with one iterator, merges (Aggregate Key), drops superseded
-// versions on merge-on-write tables and writes the new versions.
-func (w *Writer) upsertUnique(b *storage.Batch, in Rows, ts uint64) (int, error) {
-	rc := in.Codec
+// upsertUnique keeps the last row of each key (merging on Aggregate Key
+// tables), reads the current versions in key order with one iterator, drops
+// superseded versions on merge-on-write tables and writes the new versions.
+func (w *Writer) upsertUnique(b *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64) (int, error) {
 	t := rc.Table()
-	rows := make([]keyed, len(in.Rows))
-	for i, r := range in.Rows {
-		rows[i] = keyed{prefix: rc.AppendKeyPrefix(nil, r), row: r, seq: i}
-	}
-	slices.SortStableFunc(rows, func(a, c keyed) int { return bytes.Compare(a.prefix, c.prefix) })
-	merged := rows[:0]
-	for i := range rows {
-		if len(merged) > 0 && bytes.Equal(merged[len(merged)-1].prefix, rows[i].prefix) {
-			last := &merged[len(merged)-1]
-			if t.Keys == catalog.AggKeys {
-				last.row = aggregate(t, last.row, rows[i].row)
-			} else {
-				last.row = rows[i].row
-			}
-			continue
-		}
-		merged = append(merged, rows[i])
-	}
+	ents := set.ents
+	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
 	needOld := t.Keys == catalog.AggKeys || t.MergeOnWrite()
 	var it *storage.Iter
 	if needOld {
 		var err error
-		it, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix()))
-		if err != nil {
+		if it, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
 			return 0, err
 		}
 		defer it.Close()
 	}
 	var key, val []byte
-	var scratch []types.Value
+	n := 0
 	suffix := rc.KeySuffixLen()
-	for _, k := range merged {
-		row := k.row
+	for i := 0; i < len(ents); {
+		j := i + 1
+		for j < len(ents) && bytes.Equal(ents[j].key, ents[i].key) {
+			j++
+		}
+		prefix := ents[i].key
+		val = ents[j-1].val // the newest row of the key wins
+		var merged []types.Value
+		if t.Keys == catalog.AggKeys {
+			for k := i; k < j; k++ {
+				row, err := decodeRow(rc, withSuffix(prefix), ents[k].val)
+				if err != nil {
+					return 0, err
+				}
+				if merged == nil {
+					merged = row
+				} else {
+					merged = aggregate(t, merged, row)
+				}
+			}
+		}
 		if needOld {
-			for ok := it.SeekGE(k.prefix); ok; ok = it.Next() {
+			for ok := it.SeekGE(prefix); ok; ok = it.Next() {
 				cur := it.Key()
-				if len(cur) != len(k.prefix)+suffix || !bytes.HasPrefix(cur, k.prefix) {
+				if len(cur) != len(prefix)+suffix || !bytes.HasPrefix(cur, prefix) {
 					break
 				}
 				if t.Keys == catalog.AggKeys {
-					old := make([]types.Value, len(t.Columns))
-					if err := rc.DecodeKey(cur, old); err != nil {
-						return 0, err
-					}
-					var err error
-					if scratch, err = rc.DecodeValue(it.Value(), old, scratch, func(int) types.Value { return types.NullValue }); err != nil {
+					old, err := decodeRow(rc, cur, it.Value())
+					if err != nil {
 						return 0, fmt.Errorf("cannot decode row of %s: %w", t.Name, err)
 					}
-					row = aggregate(t, old, row)
+					merged = aggregate(t, old, merged)
 				}
 				b.Delete(cur)
 			}
 		}
-		key = rc.AppendUniqueKey(key[:0], row, ts)
-		val = rc.AppendValue(val[:0], row)
+		if merged != nil {
+			val = rc.AppendValue(nil, merged)
+		}
+		key = binary.BigEndian.AppendUint64(append(key[:0], prefix...), ^ts)
 		b.Set(key, val)
+		n++
+		i = j
 	}
-	return len(merged), nil
+	return n, nil
+}
+
+// withSuffix gives a key prefix a dummy version suffix for DecodeKey.
+func withSuffix(prefix []byte) []byte {
+	return append(append(make([]byte, 0, len(prefix)+8), prefix...), make([]byte, 8)...)
 }
