@@ -1,15 +1,16 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -208,8 +209,6 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 	return out, errURL
 }
 
-var _ = sort.Strings
-
 // TestLoadSlots checks that loads beyond MaxConcurrent wait for a slot and
 // fail with a timeout when none frees up in time.
 func TestLoadSlots(t *testing.T) {
@@ -247,5 +246,26 @@ func TestLoadSlots(t *testing.T) {
 	pw.Close()
 	if got := <-first; !strings.Contains(got, `"Status": "Success"`) {
 		t.Fatalf("first load: %s", got)
+	}
+}
+
+// TestLoadFraming sends a load with neither Content-Length nor chunked
+// encoding, which Doris refuses before reading anything.
+func TestLoadFraming(t *testing.T) {
+	srv, _ := newTestServerClock(t)
+	post(t, srv, "information_schema", `{"stmt": "CREATE DATABASE d; CREATE TABLE d.t (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"}`)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "PUT /api/d/t/_stream_load HTTP/1.1\r\nHost: x\r\nAuthorization: Basic cm9vdDo=\r\nConnection: close\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(b), `"Message": "[INVALID_ARGUMENT]content_length is empty and transfer-encoding!=chunked, please set content_length or transfer-encoding=chunked"`) {
+		t.Fatalf("answer: %s", b)
 	}
 }
