@@ -78,9 +78,10 @@ func (s *Stager) Add(row []types.Value) error {
 // added later go there directly.
 func (s *Stager) spillMemory() error {
 	s.spilled = true
-	ents := s.mem.ents
+	mem := s.mem
 	s.mem = encodedRows{}
-	for _, e := range ents {
+	for i := 0; i < mem.len(); i++ {
+		e := mem.row(i)
 		if err := s.spill(e.key, e.val); err != nil {
 			return err
 		}

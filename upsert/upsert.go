@@ -70,11 +70,18 @@ func (w *Writer) Commit(in Rows) (Result, error) {
 }
 
 // encodedRows are rows encoded as (key prefix, value) pairs in a chunked
-// arena: compact, and cheap for the collector.
+// arena. Entries hold offsets, not slices, so a million rows cost the
+// garbage collector nothing to scan and little to grow.
 type encodedRows struct {
-	chunk []byte
-	ents  []encodedRow
-	bytes int
+	chunks [][]byte
+	ents   []encodedRef
+	bytes  int
+}
+
+// encodedRef locates one row: key at chunks[chunk][off:off+klen], value
+// right after it.
+type encodedRef struct {
+	chunk, off, klen, vlen uint32
 }
 
 type encodedRow struct {
@@ -83,22 +90,33 @@ type encodedRow struct {
 
 const arenaChunk = 1 << 20
 
-// add encodes one row. Rows never move once encoded: a full chunk is
-// left to the rows that point into it and a new one started (a row larger
-// than the room left makes append copy the chunk; the rows already in the
-// old array keep pointing at it).
+// add encodes one row. A row that does not fit the current chunk starts a
+// new one (as large as the row needs).
 func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value) {
-	if cap(e.chunk)-len(e.chunk) < 4096 {
-		e.chunk = make([]byte, 0, arenaChunk)
+	if len(e.chunks) == 0 || cap(e.chunks[len(e.chunks)-1])-len(e.chunks[len(e.chunks)-1]) < 4096 {
+		e.chunks = append(e.chunks, make([]byte, 0, arenaChunk))
 	}
-	start := len(e.chunk)
-	e.chunk = rc.AppendKeyPrefix(e.chunk, row)
-	mid := len(e.chunk)
-	e.chunk = rc.AppendValue(e.chunk, row)
-	end := len(e.chunk)
-	e.ents = append(e.ents, encodedRow{key: e.chunk[start:mid:mid], val: e.chunk[mid:end:end]})
-	e.bytes += end - start + 48
+	ci := len(e.chunks) - 1
+	c := e.chunks[ci]
+	start := len(c)
+	c = rc.AppendKeyPrefix(c, row)
+	mid := len(c)
+	c = rc.AppendValue(c, row)
+	e.chunks[ci] = c // a reallocated chunk holds every row of the old one too
+	e.ents = append(e.ents, encodedRef{chunk: uint32(ci), off: uint32(start), klen: uint32(mid - start), vlen: uint32(len(c) - mid)})
+	e.bytes += len(c) - start + 16
 }
+
+// row returns the i-th encoded row.
+func (e *encodedRows) row(i int) encodedRow {
+	r := e.ents[i]
+	c := e.chunks[r.chunk]
+	k := r.off + r.klen
+	return encodedRow{key: c[r.off:k:k], val: c[k : k+r.vlen : k+r.vlen]}
+}
+
+// len is the number of rows.
+func (e *encodedRows) len() int { return len(e.ents) }
 
 // commitEncoded writes an encoded set in one batch with a new TSO.
 func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error) (Result, error) {
@@ -108,7 +126,7 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	if err != nil {
 		return Result{}, err
 	}
-	b := w.db.NewBatchSize(set.bytes + 64*len(set.ents))
+	b := w.db.NewBatchSize(set.bytes + 48*set.len())
 	defer b.Close()
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
@@ -130,12 +148,13 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 // appendDup appends every row: key prefix | tso | lsn.
 func appendDup(b *storage.Batch, set *encodedRows, ts uint64) int {
 	var key []byte
-	for i, e := range set.ents {
+	for i := 0; i < set.len(); i++ {
+		e := set.row(i)
 		key = binary.BigEndian.AppendUint64(append(key[:0], e.key...), ts)
 		key = binary.BigEndian.AppendUint32(key, uint32(i))
 		b.Set(key, e.val)
 	}
-	return len(set.ents)
+	return set.len()
 }
 
 // upsertUnique keeps the last row of each key (merging on Aggregate Key
@@ -143,7 +162,10 @@ func appendDup(b *storage.Batch, set *encodedRows, ts uint64) int {
 // superseded versions on merge-on-write tables and writes the new versions.
 func (w *Writer) upsertUnique(b *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64) (int, error) {
 	t := rc.Table()
-	ents := set.ents
+	ents := make([]encodedRow, set.len())
+	for i := range ents {
+		ents[i] = set.row(i)
+	}
 	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
 	needOld := t.Keys == catalog.AggKeys || t.MergeOnWrite()
 	var it *storage.Iter
