@@ -69,6 +69,7 @@ func (o *LoadOptions) ensureDefaults() {
 // streamLoad is the state of one PUT /api/{db}/{table}/_stream_load.
 type streamLoad struct {
 	s     *Server
+	w     http.ResponseWriter
 	r     *http.Request
 	resp  load.Response
 	start time.Time
@@ -80,7 +81,7 @@ type streamLoad struct {
 // JSON of Doris's StreamLoadContext; nothing is read from the body before
 // auth, table, headers and label are checked.
 func (s *Server) handleStreamLoad(w http.ResponseWriter, r *http.Request) {
-	sl := &streamLoad{s: s, r: r, start: time.Now()}
+	sl := &streamLoad{s: s, w: w, r: r, start: time.Now()}
 	sl.resp.TxnID = -1
 	sl.resp.TwoPhaseCommit = "false"
 	if err := sl.run(); err != nil {
@@ -189,6 +190,11 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	}
 	ctx, cancel := context.WithTimeout(sl.r.Context(), p.Timeout)
 	defer cancel()
+	// A body that stops arriving must not outlive the timeout either.
+	rc := http.NewResponseController(sl.w)
+	if err := rc.SetReadDeadline(sl.start.Add(p.Timeout)); err == nil {
+		defer rc.SetReadDeadline(time.Time{})
+	}
 	select {
 	case sl.s.loadSlots <- struct{}{}:
 		defer func() { <-sl.s.loadSlots }()

@@ -269,3 +269,41 @@ func TestLoadFraming(t *testing.T) {
 		t.Fatalf("answer: %s", b)
 	}
 }
+
+// TestLoadTimeout checks that a load whose body arrives slower than its
+// timeout header allows fails with a timeout and loads nothing.
+func TestLoadTimeout(t *testing.T) {
+	srv, _ := newTestServerClock(t)
+	post(t, srv, "information_schema", `{"stmt": "CREATE DATABASE d; CREATE TABLE d.t (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"}`)
+	pr, pw := io.Pipe()
+	go func() {
+		for i := 0; i < 3000; i++ { // 1,500 rows a second for 2 s
+			if _, err := fmt.Fprintf(pw, "%d\n", i); err != nil {
+				return
+			}
+			time.Sleep(time.Second / 1500)
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("PUT", srv.URL+"/api/d/t/_stream_load", pr)
+	req.SetBasicAuth("root", "")
+	req.Header.Set("timeout", "1")
+	req.Header.Set("label", "slow")
+	resp, err := http.DefaultClient.Do(req)
+	pw.CloseWithError(io.ErrClosedPipe)
+	// The server answers while the client is still sending; the client may
+	// see the answer or only the reset of the connection.
+	if err == nil {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), `"Status": "Fail"`) || !strings.Contains(string(b), `[TIMEOUT]load timeout`) {
+			t.Fatalf("answer: %s", b)
+		}
+	}
+	if got := get(t, srv, "/api/d/get_load_state?label=slow"); got != `{"msg":"success","code":0,"data":"ABORTED","count":0}` {
+		t.Fatalf("load state: %s", got)
+	}
+	if got := sqlRows(t, srv, "d", "SELECT COUNT(*) FROM t"); got != "[0]\n" {
+		t.Fatalf("rows after a timed-out load: %s", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"time"
 
 	"loadgw/catalog"
@@ -68,14 +69,29 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 			cancel()
 			for range full { // let the producer finish
 			}
-			return err
+			return r.timeout(ctx, err)
 		}
 		if b.eof {
 			return nil
 		}
 		free <- b
 	}
-	return nil
+	// The producer stopped without reaching the end: the load ran out of
+	// time.
+	return r.timeout(ctx, context.DeadlineExceeded)
+}
+
+// timeout reports err as the load's timeout when the load's deadline passed
+// (a body read cut off by the deadline fails with an I/O error).
+func (r *reader) timeout(ctx context.Context, err error) error {
+	if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	var le *Error
+	if errors.As(err, &le) && le.Code == CodeTimeout {
+		return err
+	}
+	return &Error{Code: CodeTimeout, Client: true, Msg: "load timeout, timeout: " + r.p.Timeout.String(), Err: err}
 }
 
 // srcBatch is a batch of source rows handed from the reading goroutine to
