@@ -84,7 +84,8 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 // timeout reports err as the load's timeout when the load's deadline passed
 // (a body read cut off by the deadline fails with an I/O error).
 func (r *reader) timeout(ctx context.Context, err error) error {
-	if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, os.ErrDeadlineExceeded) {
+	expired := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)
+	if !expired {
 		return err
 	}
 	var le *Error
