@@ -41,7 +41,7 @@ type LoadOptions struct {
 	MaxConcurrent int
 	// StageMemBytes is how many bytes of rows a load keeps in memory before
 	// it spills them to the store's staging range; it bounds a load's memory.
-	// The default value is 128 MiB.
+	// The default value is 64 MiB.
 	StageMemBytes int
 }
 

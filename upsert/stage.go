@@ -38,7 +38,7 @@ type Stager struct {
 
 // DefaultStageMemBytes is how many bytes of rows a load keeps in memory
 // before it spills to the staging range.
-const DefaultStageMemBytes = 128 << 20
+const DefaultStageMemBytes = 64 << 20
 
 // spillBatchBytes is the size of one unsynced staging batch.
 const spillBatchBytes = 16 << 20
