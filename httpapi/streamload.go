@@ -275,9 +275,9 @@ func checkTableSupport(t *catalog.Table, p *load.Params) error {
 		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = load by MERGE or DELETE is only supported in unique tables."}
 	}
 	switch {
-	case p.MergeType != "APPEND", p.UpdateMode != load.ModeUpsert, p.SequenceCol != "":
+	case p.UpdateMode != load.ModeUpsert, p.SequenceCol != "":
 		return &load.Error{Code: load.CodeInvalidArgument, Client: true,
-			Msg: "loadgw does not support merge_type DELETE/MERGE, partial updates or sequence columns in stream load yet"}
+			Msg: "loadgw does not support partial updates or sequence columns in stream load yet"}
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 				return nil, err.Error(), nil
 			}
 			row[i], reason = b.fromValue(v, c)
-		case c.Virtual:
+		case c.Virtual || i == b.m.deleteSign:
 			continue
 		default:
 			v, err := c.DefaultValue(b.now, b.loc)
@@ -87,8 +87,18 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 	return row, "", nil
 }
 
+// absentValue marks a JSON key the row does not have: the column takes its
+// default, else NULL.
+var absentValue = types.Value{Kind: types.Null, I: 1}
+
 // fromText parses a source field for column c.
 func (b *rowBuilder) fromText(v types.Value, c *catalog.Column) (types.Value, string) {
+	if v.Kind == types.Null && v.I == 1 {
+		if d, err := c.DefaultValue(b.now, b.loc); err == nil {
+			return d, ""
+		}
+		return b.checkNull(types.NullValue, c)
+	}
 	if v.IsNull() {
 		return b.checkNull(v, c)
 	}
@@ -139,6 +149,33 @@ func (b *rowBuilder) selected(row, src []types.Value) (bool, error) {
 	if b.m.where == nil {
 		return true, nil
 	}
+	return b.holds(b.m.where, row, src)
+}
+
+// markDelete sets the delete sign of a row by merge_type: every row for
+// DELETE, the rows the delete predicate holds for with MERGE.
+func (b *rowBuilder) markDelete(row, src []types.Value) error {
+	if b.m.deleteSign < 0 {
+		return nil
+	}
+	del := true
+	if b.m.deleteOn != nil {
+		var err error
+		if del, err = b.holds(b.m.deleteOn, row, src); err != nil {
+			return err
+		}
+	}
+	v := int64(0)
+	if del {
+		v = 1
+	}
+	row[b.m.deleteSign] = types.NewInt(types.TinyInt, v)
+	return nil
+}
+
+// holds evaluates a predicate over the table row and the source-only
+// fields; NULL is false.
+func (b *rowBuilder) holds(pred expr.Compiled, row, src []types.Value) (bool, error) {
 	in := row
 	if len(b.m.whereSrc) > 0 {
 		b.whereRow = append(b.whereRow[:0], row...)
@@ -147,7 +184,7 @@ func (b *rowBuilder) selected(row, src []types.Value) (bool, error) {
 		}
 		in = b.whereRow
 	}
-	v, err := b.m.where.Eval(in, b.ctx)
+	v, err := pred.Eval(in, b.ctx)
 	if err != nil {
 		return false, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"loadgw/catalog"
 	"loadgw/jsonline"
 	"loadgw/types"
 )
@@ -35,7 +36,9 @@ func newJSONSource(body io.Reader, p *Params, m *mapping, maxLine int, maxBody i
 	}
 	s := &jsonSource{r: r, fields: make([]jsonline.Field, len(m.sources)), names: m.sources, notNull: make([]bool, len(m.sources))}
 	for i, src := range m.direct {
-		if src >= 0 && !m.t.Columns[i].Nullable && !m.t.Columns[i].AutoInc {
+		c := m.t.Columns[i]
+		hasDefault := c.Default != nil && c.Default.Kind != catalog.DefaultNull
+		if src >= 0 && !c.Nullable && !c.AutoInc && !hasDefault {
 			s.notNull[src] = true
 		}
 	}
@@ -61,7 +64,7 @@ func (s *jsonSource) next(dst []types.Value) ([]byte, string, error) {
 				// Doris logs these two with an empty src line.
 				return nil, "The column `" + s.names[i] + "` is not nullable, but it's not found in jsondata.", nil
 			}
-			dst[i] = types.NullValue
+			dst[i] = absentValue
 		case f.Kind == jsonline.Null:
 			if s.notNull[i] {
 				return nil, "Json value is null, but the column `" + s.names[i] + "` is not nullable.", nil

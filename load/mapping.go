@@ -28,11 +28,25 @@ type mapping struct {
 	// the source columns that are not table columns (whereSrc).
 	where    expr.Compiled
 	whereSrc []int
+	// deleteSign is the position of __DORIS_DELETE_SIGN__ that merge_type
+	// DELETE (all rows) or MERGE (rows matching deleteOn) sets; -1 for
+	// APPEND.
+	deleteSign int
+	deleteOn   expr.Compiled
 	// set[i] tells whether column i gets a value from the load.
 	set []bool
 }
 
 // newMapping resolves the columns, hidden_columns and where headers.
+func seenHidden(items []sql.ColumnMapping, name string) bool {
+	for _, it := range items {
+		if strings.EqualFold(it.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
 func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 	m := &mapping{t: t, direct: make([]int, len(t.Columns)), exprs: make([]expr.Compiled, len(t.Columns)), set: make([]bool, len(t.Columns))}
 	for i := range m.direct {
@@ -51,7 +65,16 @@ func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 				items = append(items, sql.ColumnMapping{Name: c.Name})
 			}
 		}
-		for _, h := range p.HiddenColumns {
+		hidden := p.HiddenColumns
+		if p.Format == FormatJSON {
+			// A JSON row may carry the delete sign; Doris reads it
+			// without being told.
+			hidden = append([]string{catalog.DeleteSignCol}, hidden...)
+		}
+		for _, h := range hidden {
+			if seenHidden(items, h) {
+				continue
+			}
 			// A hidden column the table lacks is ignored, as Doris does.
 			if c, _ := t.Column(h); c != nil && c.Hidden && !c.Virtual {
 				items = append(items, sql.ColumnMapping{Name: c.Name})
@@ -94,28 +117,46 @@ func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 		m.exprs[i] = ce
 		m.set[i] = true
 	}
-	if strings.TrimSpace(p.Where) != "" {
-		w, err := sql.ParseExpr(p.Where)
+	// where and delete see the table row followed by the source columns
+	// that are not table columns: Doris filters on source fields too.
+	rowScope := &expr.Scope{}
+	for _, c := range t.Columns {
+		rowScope.Columns = append(rowScope.Columns, expr.Column{Name: c.Name, Type: c.Type})
+	}
+	for i, src := range m.sources {
+		if c, _ := t.Column(src); c == nil {
+			rowScope.Columns = append(rowScope.Columns, expr.Column{Name: src, Type: sourceType})
+			m.whereSrc = append(m.whereSrc, i)
+		}
+	}
+	bindRow := func(text string) (expr.Compiled, error) {
+		e, err := sql.ParseExpr(text)
 		if err != nil {
 			return nil, analysisError("%s", strings.TrimSpace(err.Error()))
 		}
-		ts := &expr.Scope{}
-		for _, c := range t.Columns {
-			ts.Columns = append(ts.Columns, expr.Column{Name: c.Name, Type: c.Type})
-		}
-		// Doris filters on source fields too: a field only the file has
-		// (a `columns` temporary) can be named in where.
-		for i, src := range m.sources {
-			if c, _ := t.Column(src); c == nil {
-				ts.Columns = append(ts.Columns, expr.Column{Name: src, Type: sourceType})
-				m.whereSrc = append(m.whereSrc, i)
-			}
-		}
-		ce, err := expr.Bind(w, ts)
+		ce, err := expr.Bind(e, rowScope)
 		if err != nil {
 			return nil, analysisError("%s", err.Error())
 		}
-		m.where = ce
+		return ce, nil
+	}
+	var err error
+	if strings.TrimSpace(p.Where) != "" {
+		if m.where, err = bindRow(p.Where); err != nil {
+			return nil, err
+		}
+	}
+	m.deleteSign = -1
+	if p.MergeType != "APPEND" {
+		if _, m.deleteSign = t.Column(catalog.DeleteSignCol); m.deleteSign < 0 {
+			return nil, analysisError("load by MERGE or DELETE is only supported in unique tables.")
+		}
+		m.set[m.deleteSign] = true
+		if p.MergeType == "MERGE" {
+			if m.deleteOn, err = bindRow(p.Delete); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return m, nil
 }

@@ -192,6 +192,9 @@ func (r *reader) consume(b *srcBatch) error {
 			r.out.Unselected++
 			continue
 		}
+		if err := r.b.markDelete(row, srcRow); err != nil {
+			return err
+		}
 		if reason := r.b.partitionReason(row); reason != "" {
 			if err := r.filter(reason, b.rawOf(i)); err != nil {
 				return err
