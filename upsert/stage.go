@@ -3,8 +3,10 @@ package upsert
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"loadgw/catalog"
 	"loadgw/storage"
@@ -34,6 +36,28 @@ type Stager struct {
 	key     []byte
 	val     []byte
 	skey    []byte
+	sval    []byte
+	partial *Partial
+	mask    []byte
+}
+
+// SetPartial makes the transaction a partial update: rows added with
+// AddPartial update only the columns they provide.
+func (s *Stager) SetPartial(p *Partial) { s.partial = p }
+
+// AddPartial stages a row that provides only the columns with provided[i]
+// set (key columns must be provided).
+func (s *Stager) AddPartial(row []types.Value, provided []bool) error {
+	s.mask = s.mask[:0]
+	for i := 0; i < (len(provided)+7)/8; i++ {
+		s.mask = append(s.mask, 0)
+	}
+	for i, p := range provided {
+		if p {
+			s.mask[i/8] |= 1 << (i % 8)
+		}
+	}
+	return s.add(row, s.mask)
 }
 
 // DefaultStageMemBytes is how many bytes of rows a load keeps in memory
@@ -60,14 +84,16 @@ func StagePrefix(txnID int64) []byte {
 // Spilled reports whether rows went to the staging range.
 func (s *Stager) Spilled() bool { return s.spilled }
 
-// Add stages one row; the Stager does not keep the slice.
-func (s *Stager) Add(row []types.Value) error {
+// Add stages one full row; the Stager does not keep the slice.
+func (s *Stager) Add(row []types.Value) error { return s.add(row, nil) }
+
+func (s *Stager) add(row []types.Value, mask []byte) error {
 	if s.spilled {
 		s.key = s.rc.AppendKeyPrefix(s.key[:0], row)
 		s.val = s.rc.AppendValue(s.val[:0], row)
-		return s.spill(s.key, s.val)
+		return s.spill(s.key, s.val, mask)
 	}
-	s.mem.add(s.rc, row)
+	s.mem.add(s.rc, row, mask)
 	if s.mem.bytes <= s.max {
 		return nil
 	}
@@ -82,22 +108,99 @@ func (s *Stager) spillMemory() error {
 	s.mem = encodedRows{}
 	for i := 0; i < mem.len(); i++ {
 		e := mem.row(i)
-		if err := s.spill(e.key, e.val); err != nil {
+		if err := s.spill(e.key, e.val, e.mask); err != nil {
 			return err
 		}
 	}
+	return s.writeMeta()
+}
+
+// Staged values carry a header: 0 for a full row; 1, the mask's length and
+// the mask for a partial one. The staging range's first key (a 0 byte after
+// the prefix) records the Partial options, so a two-phase-commit partial
+// update commits with them later.
+func appendStaged(dst, mask, val []byte) []byte {
+	if mask == nil {
+		dst = append(dst, 0)
+	} else {
+		dst = append(dst, 1)
+		dst = binary.AppendUvarint(dst, uint64(len(mask)))
+		dst = append(dst, mask...)
+	}
+	return append(dst, val...)
+}
+
+func splitStaged(v []byte) (mask, val []byte, err error) {
+	if len(v) == 0 {
+		return nil, nil, fmt.Errorf("upsert: empty staged value")
+	}
+	if v[0] == 0 {
+		return nil, v[1:], nil
+	}
+	n, k := binary.Uvarint(v[1:])
+	if k <= 0 || uint64(len(v)-1-k) < n {
+		return nil, nil, fmt.Errorf("upsert: corrupt staged value")
+	}
+	return v[1+k : 1+k+int(n)], v[1+k+int(n):], nil
+}
+
+type stagedMeta struct {
+	Flexible    bool
+	NewKeyError bool
+	NowMicros   int64
+	Loc         string
+}
+
+func metaKey(txnID int64) []byte { return append(StagePrefix(txnID), 0) }
+
+func (s *Stager) writeMeta() error {
+	if s.partial == nil {
+		return nil
+	}
+	if s.b == nil {
+		s.b = s.w.db.NewBatch()
+	}
+	loc := "UTC"
+	if s.partial.Loc != nil {
+		loc = s.partial.Loc.String()
+	}
+	b, err := json.Marshal(stagedMeta{Flexible: s.partial.Flexible, NewKeyError: s.partial.NewKeyError, NowMicros: s.partial.Now.UnixMicro(), Loc: loc})
+	if err != nil {
+		return err
+	}
+	s.b.Set(metaKey(s.txnID), b)
 	return nil
 }
 
+func readMeta(db *storage.DB, txnID int64) (*Partial, error) {
+	b, err := db.Get(metaKey(txnID))
+	if err == storage.ErrNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m stagedMeta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	loc, err := time.LoadLocation(m.Loc)
+	if err != nil {
+		loc = time.UTC
+	}
+	return &Partial{Flexible: m.Flexible, NewKeyError: m.NewKeyError, Now: time.UnixMicro(m.NowMicros), Loc: loc}, nil
+}
+
 // spill writes one encoded row under its staging key.
-func (s *Stager) spill(keyPrefix, val []byte) error {
+func (s *Stager) spill(keyPrefix, val, mask []byte) error {
 	if s.b == nil {
 		s.b = s.w.db.NewBatch()
 	}
 	s.skey = append(append(s.skey[:0], StagePrefix(s.txnID)...), keyPrefix...)
 	s.skey = binary.BigEndian.AppendUint64(s.skey, s.seq)
 	s.seq++
-	s.b.Set(s.skey, val)
+	s.sval = appendStaged(s.sval[:0], mask, val)
+	s.b.Set(s.skey, s.sval)
 	if s.b.Len() >= spillBatchBytes {
 		return s.flush()
 	}
@@ -122,6 +225,8 @@ func (s *Stager) Persist(extra func(b *storage.Batch) error) error {
 		if err := s.spillMemory(); err != nil {
 			return err
 		}
+	} else if err := s.writeMeta(); err != nil {
+		return err
 	}
 	if s.b == nil {
 		s.b = s.w.db.NewBatch()
@@ -160,22 +265,26 @@ func DropStaged(db *storage.DB, txnID int64) error {
 // atomically with the rows.
 func (s *Stager) Commit(extra func(b *storage.Batch, tso uint64) error) (Result, error) {
 	if !s.spilled {
-		return s.w.commitEncoded(s.rc, &s.mem, extra)
+		return s.w.commitEncoded(s.rc, &s.mem, extra, s.partial)
 	}
 	if err := s.flush(); err != nil {
 		return Result{}, err
 	}
-	return s.w.publishStaged(s.rc, s.txnID, extra)
+	return s.w.publishStaged(s.rc, s.txnID, extra, s.partial)
 }
 
 // CommitStaged publishes the rows a two-phase-commit load persisted.
 func (w *Writer) CommitStaged(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error) (Result, error) {
-	return w.publishStaged(rc, txnID, extra)
+	partial, err := readMeta(w.db, txnID)
+	if err != nil {
+		return Result{}, err
+	}
+	return w.publishStaged(rc, txnID, extra, partial)
 }
 
 // publishStaged merges the staging range of txnID into the table and
 // ingests the result with the extra writes and the staging range's removal.
-func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error) (Result, error) {
+func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	ts, err := w.oracle.Next()
@@ -190,7 +299,7 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	if err != nil {
 		return Result{}, err
 	}
-	n, err := w.writeStaged(sst, rc, txnID, ts, before, after)
+	n, err := w.writeStaged(sst, rc, txnID, ts, before, after, partial)
 	if err != nil {
 		sst.Abandon()
 		return Result{}, err
@@ -252,12 +361,12 @@ func writeEntries(sst *storage.SSTWriter, entries []storage.BatchEntry) error {
 
 // writeStaged writes the table file: the extra writes before the table's
 // range, the staged rows merged with the current versions, the rest.
-func (w *Writer) writeStaged(sst *storage.SSTWriter, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry) (int, error) {
+func (w *Writer) writeStaged(sst *storage.SSTWriter, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry, partial *Partial) (int, error) {
 	if err := writeEntries(sst, before); err != nil {
 		return 0, err
 	}
 	sp := StagePrefix(txnID)
-	it, err := w.db.NewIter(sp, storage.PrefixEnd(sp))
+	it, err := w.db.NewIter(append(append([]byte(nil), sp...), 1), storage.PrefixEnd(sp)) // past the meta key
 	if err != nil {
 		return 0, err
 	}
@@ -266,7 +375,7 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rc *catalog.RowCodec, txnID
 	if rc.Table().Keys == catalog.DupKeys {
 		n, err = writeStagedDup(sst, it, len(sp), ts)
 	} else {
-		n, err = w.writeStagedUnique(sst, it, rc, len(sp), ts)
+		n, err = w.writeStagedUnique(sst, it, rc, len(sp), ts, partial)
 	}
 	if err != nil {
 		return 0, err
@@ -283,10 +392,14 @@ func writeStagedDup(sst *storage.SSTWriter, it *storage.Iter, skip int, ts uint6
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
 		k := it.Key()
+		_, val, err := splitStaged(it.Value())
+		if err != nil {
+			return 0, err
+		}
 		key = append(key[:0], k[skip:len(k)-8]...)
 		key = binary.BigEndian.AppendUint64(key, ts)
 		key = binary.BigEndian.AppendUint32(key, uint32(n))
-		if err := sst.Set(key, it.Value()); err != nil {
+		if err := sst.Set(key, val); err != nil {
 			return 0, err
 		}
 		n++
@@ -294,89 +407,45 @@ func writeStagedDup(sst *storage.SSTWriter, it *storage.Iter, skip int, ts uint6
 	return n, nil
 }
 
-// writeStagedUnique keeps the newest staged row of each key (merging on
-// Aggregate Key tables), writes it as a new version and, on merge-on-write
-// and Aggregate Key tables, deletes the versions it supersedes.
-func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, it *storage.Iter, rc *catalog.RowCodec, skip int, ts uint64) (int, error) {
-	t := rc.Table()
-	needOld := t.Keys == catalog.AggKeys || t.MergeOnWrite()
-	var old *storage.Iter
-	if needOld {
-		var err error
-		if old, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
-			return 0, err
-		}
-		defer old.Close()
+// writeStagedUnique resolves the staged rows key by key (see groupWriter).
+func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, it *storage.Iter, rc *catalog.RowCodec, skip int, ts uint64, partial *Partial) (int, error) {
+	g, err := newGroupWriter(w, rc, ts, partial, sst)
+	if err != nil {
+		return 0, err
 	}
-	var prefix, val, key []byte
-	var merged []types.Value
-	n := 0
-	emit := func() error {
+	defer g.close()
+	var prefix []byte
+	var vals, masks [][]byte
+	flush := func() error {
 		if prefix == nil {
 			return nil
 		}
-		var oldKeys [][]byte
-		if needOld {
-			for ok := old.SeekGE(prefix); ok; ok = old.Next() {
-				cur := old.Key()
-				if len(cur) != len(prefix)+rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
-					break
-				}
-				if t.Keys == catalog.AggKeys {
-					row, err := decodeRow(rc, cur, old.Value())
-					if err != nil {
-						return err
-					}
-					merged = aggregate(t, row, merged)
-				}
-				oldKeys = append(oldKeys, append([]byte(nil), cur...))
-			}
-		}
-		if merged != nil {
-			val = rc.AppendValue(val[:0], merged)
-		}
-		key = binary.BigEndian.AppendUint64(append(key[:0], prefix...), ^ts)
-		if err := sst.Set(key, val); err != nil {
-			return err
-		}
-		for _, k := range oldKeys {
-			if err := sst.Delete(k); err != nil {
-				return err
-			}
-		}
-		n++
-		return nil
+		return g.add(prefix, vals, masks)
 	}
 	for ok := it.First(); ok; ok = it.Next() {
 		k := it.Key()
 		p := k[skip : len(k)-8]
 		if prefix != nil && !bytes.Equal(p, prefix) {
-			if err := emit(); err != nil {
+			if err := flush(); err != nil {
 				return 0, err
 			}
+			vals, masks = vals[:0], masks[:0]
 		}
-		if prefix == nil || !bytes.Equal(p, prefix) {
-			prefix = append(prefix[:0], p...)
-			merged = nil
+		prefix = append(prefix[:0], p...)
+		mask, val, err := splitStaged(it.Value())
+		if err != nil {
+			return 0, err
 		}
-		if t.Keys == catalog.AggKeys {
-			row, err := decodeRow(rc, withSuffix(p), it.Value())
-			if err != nil {
-				return 0, err
-			}
-			if merged == nil {
-				merged = row
-			} else {
-				merged = aggregate(t, merged, row)
-			}
-			continue
+		vals = append(vals, append([]byte(nil), val...))
+		if mask != nil {
+			mask = append([]byte(nil), mask...)
 		}
-		val = append(val[:0], it.Value()...) // the newest staged row of the key wins
+		masks = append(masks, mask)
 	}
-	if err := emit(); err != nil {
+	if err := flush(); err != nil {
 		return 0, err
 	}
-	return n, nil
+	return g.n, nil
 }
 
 // decodeRow decodes a full row from a Unique/Aggregate Key row key and value.

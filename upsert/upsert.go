@@ -12,7 +12,6 @@ package upsert
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"slices"
 	"sync"
 
@@ -64,9 +63,9 @@ type Result struct {
 func (w *Writer) Commit(in Rows) (Result, error) {
 	var set encodedRows
 	for _, row := range in.Rows {
-		set.add(in.Codec, row)
+		set.add(in.Codec, row, nil)
 	}
-	return w.commitEncoded(in.Codec, &set, in.Extra)
+	return w.commitEncoded(in.Codec, &set, in.Extra, nil)
 }
 
 // encodedRows are rows encoded as (key prefix, value) pairs in a chunked
@@ -79,20 +78,22 @@ type encodedRows struct {
 }
 
 // encodedRef locates one row: key at chunks[chunk][off:off+klen], value
-// right after it.
+// right after it, then the provided-column mask of a partial row (mlen 0
+// for a full row).
 type encodedRef struct {
-	chunk, off, klen, vlen uint32
+	chunk, off, klen, vlen, mlen uint32
 }
 
 type encodedRow struct {
 	key, val []byte // key: table prefix and key columns; val: stored columns
+	mask     []byte // nil for a full row
 }
 
 const arenaChunk = 1 << 20
 
 // add encodes one row. A row that does not fit the current chunk starts a
 // new one (as large as the row needs).
-func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value) {
+func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value, mask []byte) {
 	if len(e.chunks) == 0 || cap(e.chunks[len(e.chunks)-1])-len(e.chunks[len(e.chunks)-1]) < 4096 {
 		e.chunks = append(e.chunks, make([]byte, 0, arenaChunk))
 	}
@@ -102,9 +103,11 @@ func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value) {
 	c = rc.AppendKeyPrefix(c, row)
 	mid := len(c)
 	c = rc.AppendValue(c, row)
+	end := len(c)
+	c = append(c, mask...)
 	e.chunks[ci] = c // a reallocated chunk holds every row of the old one too
-	e.ents = append(e.ents, encodedRef{chunk: uint32(ci), off: uint32(start), klen: uint32(mid - start), vlen: uint32(len(c) - mid)})
-	e.bytes += len(c) - start + 16
+	e.ents = append(e.ents, encodedRef{chunk: uint32(ci), off: uint32(start), klen: uint32(mid - start), vlen: uint32(end - mid), mlen: uint32(len(mask))})
+	e.bytes += len(c) - start + 20
 }
 
 // row returns the i-th encoded row.
@@ -112,14 +115,19 @@ func (e *encodedRows) row(i int) encodedRow {
 	r := e.ents[i]
 	c := e.chunks[r.chunk]
 	k := r.off + r.klen
-	return encodedRow{key: c[r.off:k:k], val: c[k : k+r.vlen : k+r.vlen]}
+	v := k + r.vlen
+	row := encodedRow{key: c[r.off:k:k], val: c[k:v:v]}
+	if r.mlen > 0 {
+		row.mask = c[v : v+r.mlen : v+r.mlen]
+	}
+	return row
 }
 
 // len is the number of rows.
 func (e *encodedRows) len() int { return len(e.ents) }
 
 // commitEncoded writes an encoded set in one batch with a new TSO.
-func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error) (Result, error) {
+func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	ts, err := w.oracle.Next()
@@ -131,7 +139,7 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
 		n = appendDup(b, set, ts)
-	} else if n, err = w.upsertUnique(b, rc, set, ts); err != nil {
+	} else if n, err = w.upsertUnique(b, rc, set, ts, partial); err != nil {
 		return Result{}, err
 	}
 	if extra != nil {
@@ -157,74 +165,36 @@ func appendDup(b *storage.Batch, set *encodedRows, ts uint64) int {
 	return set.len()
 }
 
-// upsertUnique keeps the last row of each key (merging on Aggregate Key
-// tables), reads the current versions in key order with one iterator, drops
-// superseded versions on merge-on-write tables and writes the new versions.
-func (w *Writer) upsertUnique(b *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64) (int, error) {
-	t := rc.Table()
+// upsertUnique resolves the rows key by key in ascending key order, each
+// key's rows in input order (see groupWriter).
+func (w *Writer) upsertUnique(b *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial) (int, error) {
 	ents := make([]encodedRow, set.len())
 	for i := range ents {
 		ents[i] = set.row(i)
 	}
 	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
-	needOld := t.Keys == catalog.AggKeys || t.MergeOnWrite()
-	var it *storage.Iter
-	if needOld {
-		var err error
-		if it, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
-			return 0, err
-		}
-		defer it.Close()
+	g, err := newGroupWriter(w, rc, ts, partial, batchKV{b})
+	if err != nil {
+		return 0, err
 	}
-	var key, val []byte
-	n := 0
-	suffix := rc.KeySuffixLen()
+	defer g.close()
+	var vals, masks [][]byte
 	for i := 0; i < len(ents); {
 		j := i + 1
 		for j < len(ents) && bytes.Equal(ents[j].key, ents[i].key) {
 			j++
 		}
-		prefix := ents[i].key
-		val = ents[j-1].val // the newest row of the key wins
-		var merged []types.Value
-		if t.Keys == catalog.AggKeys {
-			for k := i; k < j; k++ {
-				row, err := decodeRow(rc, withSuffix(prefix), ents[k].val)
-				if err != nil {
-					return 0, err
-				}
-				if merged == nil {
-					merged = row
-				} else {
-					merged = aggregate(t, merged, row)
-				}
-			}
+		vals, masks = vals[:0], masks[:0]
+		for k := i; k < j; k++ {
+			vals = append(vals, ents[k].val)
+			masks = append(masks, ents[k].mask)
 		}
-		if needOld {
-			for ok := it.SeekGE(prefix); ok; ok = it.Next() {
-				cur := it.Key()
-				if len(cur) != len(prefix)+suffix || !bytes.HasPrefix(cur, prefix) {
-					break
-				}
-				if t.Keys == catalog.AggKeys {
-					old, err := decodeRow(rc, cur, it.Value())
-					if err != nil {
-						return 0, fmt.Errorf("cannot decode row of %s: %w", t.Name, err)
-					}
-					merged = aggregate(t, old, merged)
-				}
-				b.Delete(cur)
-			}
+		if err := g.add(ents[i].key, vals, masks); err != nil {
+			return 0, err
 		}
-		if merged != nil {
-			val = rc.AppendValue(nil, merged)
-		}
-		key = binary.BigEndian.AppendUint64(append(key[:0], prefix...), ^ts)
-		b.Set(key, val)
-		n++
 		i = j
 	}
-	return n, nil
+	return g.n, nil
 }
 
 // withSuffix gives a key prefix a dummy version suffix for DecodeKey.

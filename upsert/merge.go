@@ -1,0 +1,302 @@
+package upsert
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"time"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// Partial says how the rows of a transaction update existing rows of a
+// merge-on-write Unique Key table when they do not carry every column.
+type Partial struct {
+	// Flexible: each row carries its own set of columns and the hidden
+	// skip bitmap records the columns it lacked (UPDATE_FLEXIBLE_COLUMNS).
+	// Otherwise every row carries the same columns (UPDATE_FIXED_COLUMNS).
+	Flexible bool
+	// NewKeyError refuses rows whose key is not in the table
+	// (partial_update_new_key_behavior ERROR).
+	NewKeyError bool
+	// Now and Loc evaluate the defaults of new rows.
+	Now time.Time
+	Loc *time.Location
+}
+
+// CodedError is a failure with the Doris status code a load reports it
+// under, e.g. E-207 or E-7003.
+type CodedError struct {
+	Code, Msg string
+}
+
+func (e *CodedError) Error() string { return "[" + e.Code + "]" + e.Msg }
+
+// StatusCode is the Doris status code.
+func (e *CodedError) StatusCode() string { return e.Code }
+
+// kvWriter is where resolved keys go: a batch, or a table file.
+type kvWriter interface {
+	Set(key, value []byte) error
+	Delete(key []byte) error
+}
+
+type batchKV struct{ b *storage.Batch }
+
+func (k batchKV) Set(key, value []byte) error { k.b.Set(key, value); return nil }
+func (k batchKV) Delete(key []byte) error     { k.b.Delete(key); return nil }
+
+// groupWriter resolves the rows of one transaction key by key, in
+// ascending key order: it merges them with the key's current version and
+// writes the new version, deleting superseded ones on merge-on-write and
+// Aggregate Key tables.
+type groupWriter struct {
+	rc      *catalog.RowCodec
+	t       *catalog.Table
+	ts      uint64
+	partial *Partial
+	old     *storage.Iter // nil when current versions are not needed
+	out     kvWriter
+	key     []byte
+	oldKeys [][]byte
+	n       int
+	delSign int
+	skipBmp int
+}
+
+func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out kvWriter) (*groupWriter, error) {
+	t := rc.Table()
+	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out}
+	_, g.delSign = t.Column(catalog.DeleteSignCol)
+	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
+	if t.Keys == catalog.AggKeys || t.MergeOnWrite() {
+		var err error
+		if g.old, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+func (g *groupWriter) close() {
+	if g.old != nil {
+		g.old.Close()
+	}
+}
+
+// add resolves one key: vals are its rows' encoded stored columns in input
+// order; masks[i] is nil for a full row, else the provided-column bitmap.
+func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
+	var oldVal []byte
+	g.oldKeys = g.oldKeys[:0]
+	if g.old != nil {
+		suffix := g.rc.KeySuffixLen()
+		for ok := g.old.SeekGE(prefix); ok; ok = g.old.Next() {
+			cur := g.old.Key()
+			if len(cur) != len(prefix)+suffix || !bytes.HasPrefix(cur, prefix) {
+				break
+			}
+			if oldVal == nil {
+				oldVal = append([]byte(nil), g.old.Value()...)
+			}
+			g.oldKeys = append(g.oldKeys, append([]byte(nil), cur...))
+		}
+	}
+	val, err := g.resolve(prefix, vals, masks, oldVal)
+	if err != nil {
+		return err
+	}
+	g.key = binary.BigEndian.AppendUint64(append(g.key[:0], prefix...), ^g.ts)
+	if err := g.out.Set(g.key, val); err != nil {
+		return err
+	}
+	for _, k := range g.oldKeys {
+		if err := g.out.Delete(k); err != nil {
+			return err
+		}
+	}
+	g.n++
+	return nil
+}
+
+// resolve computes the value a key ends with.
+func (g *groupWriter) resolve(prefix []byte, vals, masks [][]byte, oldVal []byte) ([]byte, error) {
+	partial := false
+	for _, m := range masks {
+		partial = partial || m != nil
+	}
+	switch {
+	case g.t.Keys == catalog.AggKeys:
+		var merged []types.Value
+		if oldVal != nil {
+			old, err := g.decode(prefix, oldVal)
+			if err != nil {
+				return nil, err
+			}
+			merged = old
+		}
+		for _, v := range vals {
+			row, err := g.decode(prefix, v)
+			if err != nil {
+				return nil, err
+			}
+			if merged == nil {
+				merged = row
+			} else {
+				merged = aggregate(g.t, merged, row)
+			}
+		}
+		return g.rc.AppendValue(nil, merged), nil
+	case !partial:
+		return vals[len(vals)-1], nil // the newest row of the key wins
+	}
+	row, err := g.mergePartial(prefix, vals, masks, oldVal)
+	if err != nil {
+		return nil, err
+	}
+	return g.rc.AppendValue(nil, row), nil
+}
+
+func (g *groupWriter) decode(prefix, val []byte) ([]types.Value, error) {
+	row, err := decodeRow(g.rc, withSuffix(prefix), val)
+	if err != nil {
+		return nil, fmt.Errorf("cannot decode row of %s: %w", g.t.Name, err)
+	}
+	return row, nil
+}
+
+func (g *groupWriter) deleted(row []types.Value) bool {
+	return g.delSign >= 0 && !row[g.delSign].IsNull() && row[g.delSign].I != 0
+}
+
+func maskHas(mask []byte, i int) bool { return mask == nil || mask[i/8]&(1<<(i%8)) != 0 }
+
+// mergePartial folds the rows of one key over its current row: a full row
+// replaces, a delete discards what came before, a partial row updates the
+// columns it provides of the row so far, or starts a new row.
+func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal []byte) ([]types.Value, error) {
+	var existing []types.Value
+	if oldVal != nil {
+		old, err := g.decode(prefix, oldVal)
+		if err != nil {
+			return nil, err
+		}
+		if !g.deleted(old) {
+			existing = old
+		}
+	}
+	var cur []types.Value
+	touched, afterDelete := false, false
+	var missing map[uint32]bool // flexible: columns missing from every merged row
+	for i, v := range vals {
+		row, err := g.decode(prefix, v)
+		if err != nil {
+			return nil, err
+		}
+		mask := masks[i]
+		if mask == nil || (g.deleted(row) && maskHas(mask, g.delSign)) {
+			cur, touched, afterDelete, missing = row, true, g.deleted(row), nil
+			continue
+		}
+		base := existing
+		if touched {
+			base = nil
+			if !afterDelete {
+				base = cur
+			}
+		}
+		next := make([]types.Value, len(row))
+		if base != nil {
+			copy(next, base)
+		} else {
+			if err := g.fillNew(next, row, mask, touched); err != nil {
+				return nil, err
+			}
+		}
+		for c := range g.t.Columns {
+			if maskHas(mask, c) {
+				next[c] = row[c]
+			}
+		}
+		if g.delSign >= 0 && !maskHas(mask, g.delSign) {
+			next[g.delSign] = types.NewInt(types.TinyInt, 0)
+		}
+		rowMissing := g.missingOf(mask)
+		if base == nil || missing == nil {
+			missing = rowMissing
+		} else {
+			for uid := range missing {
+				if !rowMissing[uid] {
+					delete(missing, uid)
+				}
+			}
+		}
+		cur, touched, afterDelete = next, true, false
+	}
+	if g.partial != nil && g.partial.Flexible && g.skipBmp >= 0 && !afterDelete {
+		uids := make([]uint32, 0, len(missing))
+		for uid := range missing {
+			uids = append(uids, uid)
+		}
+		cur[g.skipBmp] = types.NewString(types.Bitmap, expr.EncodeBitmap(uids))
+	}
+	return cur, nil
+}
+
+// missingOf lists the unique ids of the columns a flexible row did not
+// carry: value columns, the delete sign and the sequence column.
+func (g *groupWriter) missingOf(mask []byte) map[uint32]bool {
+	out := map[uint32]bool{}
+	for i, c := range g.t.Columns {
+		if c.IsKey || c.Virtual || maskHas(mask, i) {
+			continue
+		}
+		if c.Hidden && c.Name != catalog.DeleteSignCol && c.Name != catalog.SequenceCol {
+			continue
+		}
+		out[uint32(c.UID)] = true
+	}
+	return out
+}
+
+// fillNew gives a new row the values of the columns the row lacks: the
+// column default, else NULL; a NOT NULL column without a default fails a
+// new key, and takes its type's zero after a delete in the same load.
+func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete bool) error {
+	p := g.partial
+	if p == nil {
+		p = &Partial{Now: time.Now(), Loc: time.UTC}
+	}
+	if p.NewKeyError && !afterDelete {
+		var keys []string
+		for i, c := range g.t.Columns {
+			if c.IsKey {
+				keys = append(keys, types.Format(row[i], p.Loc))
+			}
+		}
+		return &CodedError{Code: "E-7003", Msg: "Can't append new rows in partial update when partial_update_new_key_behavior is ERROR. Row with key=[" + strings.Join(keys, ", ") + "] is not in table."}
+	}
+	for i, c := range g.t.Columns {
+		if maskHas(mask, i) || c.Virtual {
+			continue
+		}
+		d, err := c.DefaultValue(p.Now, p.Loc)
+		switch {
+		case err == nil:
+			next[i] = d
+		case afterDelete:
+			next[i] = types.Zero(c.Type)
+		default:
+			what := "partial update"
+			if p.Flexible {
+				what = "flexible partial update"
+			}
+			return &CodedError{Code: "E-207", Msg: "the unmentioned column `" + c.Name + "` should have default value or be nullable for newly inserted rows in non-strict mode " + what}
+		}
+	}
+	return nil
+}
