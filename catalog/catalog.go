@@ -46,6 +46,7 @@ const (
 	DefaultNull
 	DefaultCurrentTimestamp
 	DefaultCurrentDate
+	DefaultBitmapEmpty
 )
 
 // Default is a column's DEFAULT clause.

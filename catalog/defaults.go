@@ -38,6 +38,8 @@ func (c *Column) DefaultValue(now time.Time, loc *time.Location) (types.Value, e
 		_, off := local.Zone()
 		micros := now.UnixMicro() + int64(off)*1e6
 		return types.Value{Kind: types.DateTime, Scale: c.Type.Scale, I: types.TruncMicros(micros, d.Precision)}, nil
+	case d.Kind == DefaultBitmapEmpty:
+		return types.NewString(types.Bitmap, ""), nil
 	case d.Kind == DefaultCurrentDate:
 		local := now.In(loc)
 		return types.NewInt(types.Date, types.DaysFromCivil(local.Year(), int(local.Month()), local.Day())), nil

@@ -436,6 +436,7 @@ func addHiddenColumns(t *catalog.Table) {
 		&catalog.Column{Name: catalog.VersionCol, Type: types.Type{Kind: types.BigInt}, Default: &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}, Hidden: true, Virtual: true},
 	)
 	if t.Properties["enable_unique_key_skip_bitmap_column"] == "true" {
-		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.SkipBitmapCol, Type: types.Type{Kind: types.Bitmap}, Hidden: true})
+		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.SkipBitmapCol, Type: types.Type{Kind: types.Bitmap}, Hidden: true,
+			Default: &catalog.Default{Kind: catalog.DefaultBitmapEmpty}})
 	}
 }

@@ -314,6 +314,8 @@ func defaultText(d *catalog.Default) string {
 		return "CURRENT_TIMESTAMP"
 	case catalog.DefaultCurrentDate:
 		return "CURRENT_DATE"
+	case catalog.DefaultBitmapEmpty:
+		return "BITMAP_EMPTY"
 	}
 	return d.Text
 }

@@ -16,6 +16,7 @@ import (
 	"loadgw/labels"
 	"loadgw/load"
 	"loadgw/storage"
+	"loadgw/types"
 	"loadgw/upsert"
 )
 
@@ -204,6 +205,16 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	}
 	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
 	stage := sl.s.engine.Writer().NewStager(sl.s.engine.Codec(t), sl.txn.ID, opts.StageMemBytes)
+	loadNow := sl.s.engine.Clock().Now()
+	if p.UpdateMode != load.ModeUpsert {
+		stage.SetPartial(&upsert.Partial{Flexible: p.UpdateMode == load.ModeFlexible, NewKeyError: p.NewKeyBehavior == "ERROR", Now: loadNow, Loc: loc})
+	}
+	sink := func(row []types.Value, provided []bool) error {
+		if provided == nil {
+			return stage.Add(row)
+		}
+		return stage.AddPartial(row, provided)
+	}
 	committed := false
 	defer func() {
 		if !committed {
@@ -214,8 +225,8 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	}()
 	read := time.Now()
 	out, err := load.Read(ctx, load.Input{
-		Table: t, Params: p, Body: body, Now: sl.s.engine.Clock().Now(), Loc: loc,
-		Errors: sl.errs, Sink: stage.Add, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
+		Table: t, Params: p, Body: body, Now: loadNow, Loc: loc,
+		Errors: sl.errs, Sink: sink, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
 	})
 	sl.resp.ReadDataTimeMs = time.Since(read).Milliseconds()
 	sl.resp.ReceiveDataTimeMs = sl.resp.ReadDataTimeMs
@@ -269,15 +280,42 @@ func (s *Server) publish(txn *labels.Txn, commit func(extra func(b *storage.Batc
 	return nil
 }
 
-// checkTableSupport rejects what the table model or loadgw cannot load yet.
+// checkTableSupport rejects what the table model or loadgw cannot load, with
+// the texts of Doris's BE header checks and then its FE planner.
 func checkTableSupport(t *catalog.Table, p *load.Params) error {
-	if p.MergeType != "APPEND" && t.Keys != catalog.UniqueKeys {
-		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = load by MERGE or DELETE is only supported in unique tables."}
+	if err := p.CheckPartial(); err != nil {
+		return err
 	}
-	switch {
-	case p.UpdateMode != load.ModeUpsert, p.SequenceCol != "":
-		return &load.Error{Code: load.CodeInvalidArgument, Client: true,
-			Msg: "loadgw does not support partial updates or sequence columns in stream load yet"}
+	fe := func(msg string) error {
+		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = " + msg}
+	}
+	if p.MergeType != "APPEND" && t.Keys != catalog.UniqueKeys {
+		return fe("load by MERGE or DELETE is only supported in unique tables.")
+	}
+	if p.UpdateMode != load.ModeUpsert {
+		switch {
+		case !t.MergeOnWrite():
+			return fe("Only unique key merge on write support partial update")
+		case len(t.ClusterBy) > 0:
+			return fe("Can't do partial update on merge-on-write Unique table with cluster keys")
+		}
+	}
+	if p.UpdateMode == load.ModeFlexible {
+		if c, _ := t.Column(catalog.SkipBitmapCol); c == nil {
+			return fe("Flexible partial update can only support table with skip bitmap hidden column. But table " + t.Name +
+				" doesn't have it. You can use `ALTER TABLE " + t.Name + " ENABLE FEATURE \"UPDATE_FLEXIBLE_COLUMNS\";` to add it to the table.")
+		}
+		if t.Properties["light_schema_change"] != "true" {
+			return fe("Flexible partial update can only support table with light_schema_change enabled. But table " + t.Name + "'s property light_schema_change is false")
+		}
+		for _, c := range t.Columns {
+			if c.Type.Kind == types.Variant {
+				return fe("Flexible partial update can only support table without variant columns.")
+			}
+		}
+	}
+	if p.SequenceCol != "" {
+		return &load.Error{Code: load.CodeInvalidArgument, Client: true, Msg: "loadgw does not support sequence columns in stream load yet"}
 	}
 	return nil
 }

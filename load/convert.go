@@ -24,6 +24,10 @@ type rowBuilder struct {
 	// the partitions the partitions header allows (nil: all).
 	part    *catalog.PartitionLocator
 	targets map[string]bool
+	// partial is ModeFixedColumns or ModeFlexible for a partial update ("" for
+	// full rows); provided marks the columns the last built row carries.
+	partial  string
+	provided []bool
 }
 
 // partitionReason is the filter reason of a row no allowed partition takes,
@@ -61,18 +65,37 @@ func newRowBuilder(m *mapping, strict bool, loc *time.Location, now time.Time) *
 func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string, err error) {
 	t := b.m.t
 	row = b.newRow(len(t.Columns))
+	if b.partial != "" {
+		if cap(b.provided) < len(t.Columns) {
+			b.provided = make([]bool, len(t.Columns))
+		}
+		b.provided = b.provided[:len(t.Columns)]
+		clear(b.provided)
+	}
 	for i, c := range t.Columns {
 		switch {
 		case b.m.direct[i] >= 0:
-			row[i], reason = b.fromText(src[b.m.direct[i]], c)
+			v := src[b.m.direct[i]]
+			if b.partial == ModeFlexible && v.Kind == types.Null && v.I == 1 {
+				// Absent from this JSON row: not updated.
+				if c.IsKey && !c.AutoInc {
+					return nil, "The key columns can not be ommited in flexible partial update, missing key column: " + c.Name, nil
+				}
+				continue
+			}
+			row[i], reason = b.fromText(v, c)
+			b.markProvided(i)
 		case b.m.exprs[i] != nil:
 			v, err := b.m.exprs[i].Eval(src, b.ctx)
 			if err != nil {
 				return nil, err.Error(), nil
 			}
 			row[i], reason = b.fromValue(v, c)
+			b.markProvided(i)
 		case c.Virtual || i == b.m.deleteSign:
 			continue
+		case b.partial != "":
+			continue // not in the load: a partial update leaves it as it is
 		default:
 			v, err := c.DefaultValue(b.now, b.loc)
 			if err != nil {
@@ -85,6 +108,12 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 		}
 	}
 	return row, "", nil
+}
+
+func (b *rowBuilder) markProvided(i int) {
+	if b.partial != "" {
+		b.provided[i] = true
+	}
 }
 
 // absentValue marks a JSON key the row does not have: the column takes its
@@ -170,6 +199,7 @@ func (b *rowBuilder) markDelete(row, src []types.Value) error {
 		v = 1
 	}
 	row[b.m.deleteSign] = types.NewInt(types.TinyInt, v)
+	b.markProvided(b.m.deleteSign)
 	return nil
 }
 

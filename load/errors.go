@@ -9,6 +9,7 @@ package load
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Status codes that prefix a load's Message, as Doris's TStatusCode names.
@@ -52,11 +53,19 @@ func analysisError(format string, args ...any) *Error {
 }
 
 // AsError returns err as a *Error, wrapping a foreign error as an internal
-// error.
+// error unless it carries its own Doris status code.
 func AsError(err error) *Error {
 	var le *Error
 	if errors.As(err, &le) {
 		return le
+	}
+	var coded interface{ StatusCode() string }
+	if errors.As(err, &coded) {
+		msg := err.Error()
+		if i := strings.Index(msg, "]"); strings.HasPrefix(msg, "[") && i > 0 {
+			msg = msg[i+1:]
+		}
+		return &Error{Code: coded.StatusCode(), Msg: msg, Client: true, Err: err}
 	}
 	return &Error{Code: CodeInternalError, Msg: err.Error(), Err: err}
 }

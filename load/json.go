@@ -36,6 +36,9 @@ func newJSONSource(body io.Reader, p *Params, m *mapping, maxLine int, maxBody i
 	}
 	s := &jsonSource{r: r, fields: make([]jsonline.Field, len(m.sources)), names: m.sources, notNull: make([]bool, len(m.sources))}
 	for i, src := range m.direct {
+		if p.UpdateMode == ModeFlexible {
+			break // absent keys are simply not updated
+		}
 		c := m.t.Columns[i]
 		hasDefault := c.Default != nil && c.Default.Kind != catalog.DefaultNull
 		if src >= 0 && !c.Nullable && !c.AutoInc && !hasDefault {

@@ -58,7 +58,10 @@ type Params struct {
 	Partitions          []string
 	TemporaryPartitions []string
 
-	MergeType     string // APPEND, DELETE or MERGE
+	MergeType string // APPEND, DELETE or MERGE
+	// MergeTypeSent tells that the merge_type header was sent (any value):
+	// flexible partial updates refuse it.
+	MergeTypeSent bool
 	Delete        string
 	SequenceCol   string
 	HiddenColumns []string
@@ -265,6 +268,7 @@ func (p *Params) parsePut(get func(string) string, has func(string) bool) error 
 	if len(p.Partitions) > 0 && len(p.TemporaryPartitions) > 0 {
 		return invalidArg("Can not specify both partitions and temporary partitions")
 	}
+	p.MergeTypeSent = has("merge_type")
 	if v := get("merge_type"); v != "" {
 		switch mt := strings.ToUpper(strings.TrimSpace(v)); mt {
 		case "APPEND", "DELETE", "MERGE":
@@ -305,6 +309,38 @@ func (p *Params) parsePut(get func(string) string, has func(string) bool) error 
 }
 
 func (p *Params) isTrue(get func(string) string, name string) bool { return isTrue(get(name)) }
+
+// CheckPartial applies Doris's checks of a partial update's headers, in
+// Doris's order (BE stream_load.cpp for flexible updates).
+func (p *Params) CheckPartial() error {
+	if p.UpdateMode != ModeFlexible {
+		return nil
+	}
+	refuse := func(what string) error {
+		return invalidArg("Don't support flexible partial update when '%s' is specified", what)
+	}
+	switch {
+	case p.Format != FormatJSON:
+		return invalidArg("flexible partial update only support json format as input file currently")
+	case p.FuzzyParse:
+		return invalidArg("Don't support flexible partial update when 'fuzzy_parse' is enabled")
+	case strings.TrimSpace(p.Columns) != "":
+		return refuse("columns")
+	case strings.TrimSpace(p.JSONPaths) != "":
+		return refuse("jsonpaths")
+	case len(p.HiddenColumns) > 0:
+		return refuse("hidden_columns")
+	case p.SequenceCol != "":
+		return refuse("function_column.sequence_col")
+	case p.MergeTypeSent:
+		return refuse("merge_type")
+	case strings.TrimSpace(p.Where) != "":
+		return refuse("where")
+	case strings.TrimSpace(p.Delete) != "":
+		return refuse("delete")
+	}
+	return nil
+}
 
 // GroupCommitActive reports whether the load runs as a group commit: a
 // sync_mode or async_mode request that Doris does not silently turn off

@@ -44,7 +44,7 @@ type reader struct {
 	b    *rowBuilder
 	errs ErrorSink
 	out  *Outcome
-	sink func(row []types.Value) error
+	sink func(row []types.Value, provided []bool) error
 }
 
 // run reads every record, converting and filtering, until the end of the
@@ -202,7 +202,11 @@ func (r *reader) consume(b *srcBatch) error {
 			continue
 		}
 		if r.sink != nil {
-			if err := r.sink(row); err != nil {
+			var provided []bool
+			if r.b.partial != "" {
+				provided = r.b.provided
+			}
+			if err := r.sink(row, provided); err != nil {
 				return err
 			}
 			continue
@@ -248,8 +252,10 @@ type Input struct {
 	Loc *time.Location
 	// Errors receives filtered rows; nil drops them.
 	Errors ErrorSink
-	// Sink receives each accepted row; nil collects them in Outcome.Rows.
-	Sink func(row []types.Value) error
+	// Sink receives each accepted row, and for a partial update the
+	// columns it provides (valid until the next call); nil collects the
+	// rows in Outcome.Rows.
+	Sink func(row []types.Value, provided []bool) error
 	// MaxLineBytes bounds one record. 0 means 64 MiB.
 	MaxLineBytes int
 	// MaxJSONBodyBytes bounds a JSON body read as one document. 0 means
@@ -280,6 +286,9 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 		return nil, err
 	}
 	b := newRowBuilder(m, in.Params.StrictMode, in.Loc, in.Now)
+	if in.Params.UpdateMode != ModeUpsert {
+		b.partial = in.Params.UpdateMode
+	}
 	if b.part, err = in.Table.NewPartitionLocator(); err != nil {
 		return nil, err
 	}
