@@ -34,8 +34,12 @@ import (
 )
 
 var (
-	profile   string
-	streaming bool
+	profile      string
+	streaming    bool
+	tableModel   string
+	preloadRows  int
+	flexibleMode bool
+	preloadDone  bool
 )
 
 func main() {
@@ -44,10 +48,14 @@ func main() {
 	addr := flag.String("addr", "", "HOST:PORT of a running loadgw; empty starts one in process")
 	keep := flag.Bool("keep", false, "keep the temporary store")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the stream load to this file")
+	model := flag.String("model", "dup", "dup: a Duplicate Key table; mow: a Unique Key merge-on-write table")
+	preload := flag.Int("preload", 0, "with --model mow: rows loaded first (keys 0..preload*2 step 2, so half the load's keys exist)")
+	flexible := flag.Bool("flexible", false, "with --model mow: a flexible partial update writing 1 to 3 columns per row")
 	stream := flag.Bool("stream", false, "generate the body while sending it (chunked), so the client holds no copy: use with large --rows to measure the server's memory")
 	flag.Parse()
 	profile = *cpuprofile
-	streaming = *stream
+	streaming = *stream || *model == "mow" // the body must be generated after the preload
+	tableModel, preloadRows, flexibleMode = *model, *preload, *flexible
 	if err := run(*rows, *format, *addr, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
@@ -69,6 +77,19 @@ func row(b []byte, format string, i int) []byte {
 	}
 	b = append(b, `{"k":`...)
 	b = strconv.AppendInt(b, keyBase+int64(i), 10)
+	if flexibleMode && preloadDone {
+		// 1 to 3 of the value columns.
+		switch i % 3 {
+		case 0:
+			b = append(b, `,"v1":`...)
+			b = strconv.AppendInt(b, int64(i*7919%1000000), 10)
+		case 1:
+			b = append(b, `,"v2":"changed"`...)
+		case 2:
+			b = append(b, `,"v1":1,"v2":"both","ts":"2026-11-30 00:00:00"`...)
+		}
+		return append(b, '}')
+	}
 	b = append(b, `,"v1":`...)
 	b = strconv.AppendInt(b, int64(i*7919%1000000), 10)
 	b = append(b, `,"v2":"`...)
@@ -124,9 +145,23 @@ func run(n int, format, addr string, keep bool) error {
 		return err
 	}
 	table := "t_" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if err := sql(addr, "bench", "CREATE TABLE "+table+" (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"); err != nil {
+	ddl := "CREATE TABLE " + table + " (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+	if tableModel == "mow" {
+		ddl = "CREATE TABLE " + table + " (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES (\"enable_unique_key_skip_bitmap_column\" = \"true\")"
+	}
+	if err := sql(addr, "bench", ddl); err != nil {
 		return err
 	}
+	if preloadRows > 0 {
+		pre := &generator{n: preloadRows, format: format, step: 2}
+		start := time.Now()
+		resp, err := streamLoad(addr, "bench", table, format, pre, false)
+		if err != nil || !strings.Contains(resp, `"Status": "Success"`) {
+			return fmt.Errorf("preload failed: %v %s", err, resp)
+		}
+		fmt.Printf("preloaded %d rows in %v\n", preloadRows, time.Since(start).Round(time.Millisecond))
+	}
+	preloadDone = true
 	if profile != "" {
 		f, err := os.Create(profile)
 		if err != nil {
@@ -248,16 +283,21 @@ func sql(addr, db, stmt string) error {
 	return nil
 }
 
-// generator produces the rows on the fly.
+// generator produces the rows on the fly; step spaces the keys.
 type generator struct {
 	n, i   int
+	step   int
 	format string
 	buf    []byte
 }
 
 func (g *generator) Read(p []byte) (int, error) {
 	for len(g.buf) < len(p) && g.i < g.n {
-		g.buf = row(g.buf, g.format, g.i)
+		step := g.step
+		if step == 0 {
+			step = 1
+		}
+		g.buf = row(g.buf, g.format, g.i*step)
 		g.buf = append(g.buf, '\n')
 		g.i++
 	}
@@ -276,6 +316,9 @@ func streamLoad(addr, db, table, format string, body io.Reader, sized bool) (str
 	req, _ := http.NewRequest("PUT", "http://"+addr+"/api/"+db+"/"+table+"/_stream_load", body)
 	req.SetBasicAuth("root", "")
 	req.Header.Set("format", format)
+	if flexibleMode && preloadDone {
+		req.Header.Set("unique_key_update_mode", "UPDATE_FLEXIBLE_COLUMNS")
+	}
 	if format == "csv" {
 		req.Header.Set("column_separator", ",")
 	}
