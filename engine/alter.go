@@ -5,6 +5,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/sql"
+	"loadgw/types"
 )
 
 func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
@@ -64,6 +65,8 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		}
 		c.Comment = op.Comment
 		return nil
+	case *sql.EnableFeature:
+		return enableFeature(t, op)
 	case *sql.RenameColumn:
 		if binlogEnabled(t) {
 			return errBinlogDDL
@@ -84,6 +87,30 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return nil
 	}
 	return errorf("This ALTER TABLE operation is not supported yet")
+}
+
+// enableFeature is ALTER TABLE ... ENABLE FEATURE "name".
+func enableFeature(t *catalog.Table, op *sql.EnableFeature) error {
+	switch strings.ToUpper(op.Feature) {
+	case "UPDATE_FLEXIBLE_COLUMNS":
+		if !t.MergeOnWrite() {
+			return errorf("Update flexible columns feature is only supported by merge-on-write unique tables.")
+		}
+		if t.Properties["light_schema_change"] != "true" {
+			return errorf("Update flexible columns feature requires light_schema_change enabled on table %s", t.Name)
+		}
+		if c, _ := t.Column(catalog.SkipBitmapCol); c != nil {
+			return errorf("table %s has enabled update flexible columns feature already.", t.Name)
+		}
+		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.SkipBitmapCol, Type: types.Type{Kind: types.Bitmap}, Hidden: true,
+			Default: &catalog.Default{Kind: catalog.DefaultBitmapEmpty}, UID: t.NextUID})
+		t.NextUID++
+		t.Properties["enable_unique_key_skip_bitmap_column"] = "true"
+		return nil
+	case "ROW_TTL":
+		return errorf("unknown feature name: ROW_TTL")
+	}
+	return errorf("unknown feature name: %s", op.Feature)
 }
 
 var errBinlogDDL = errorf("Not allowed to perform current operation on Table With binlog<row>")

@@ -24,6 +24,10 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	partial, provided, err := s.insertPartial(t, st.Columns, targets)
+	if err != nil {
+		return nil, err
+	}
 	ctx := s.evalContext()
 	strict := s.Var("enable_insert_strict") == "true"
 	var input [][]types.Value
@@ -42,7 +46,7 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 		if len(vals) != len(targets) {
 			return nil, errorf("Column count doesn't match value count")
 		}
-		row, err := s.valuesRow(t, targets, vals, ctx, strict)
+		row, err := s.valuesRow(t, targets, vals, ctx, strict, partial != nil)
 		if err == errFiltered {
 			continue
 		}
@@ -65,8 +69,10 @@ inputRows:
 			}
 			row[p], set[p] = v, true
 		}
-		if err := t.FillDefaults(row, set, ctx.Now, s.loc); err != nil {
-			return nil, err
+		if partial == nil {
+			if err := t.FillDefaults(row, set, ctx.Now, s.loc); err != nil {
+				return nil, err
+			}
 		}
 		rows = append(rows, row)
 	}
@@ -80,10 +86,36 @@ inputRows:
 	if err := s.fillAutoInc(t, rows); err != nil {
 		return nil, err
 	}
-	if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows}); err != nil {
+	if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: provided}); err != nil {
 		return nil, err
 	}
 	return &Result{Affected: int64(len(rows))}, nil
+}
+
+// insertPartial applies SET enable_unique_key_partial_update = true: on a
+// merge-on-write Unique Key table an INSERT with a column list updates only
+// those columns.
+func (s *Session) insertPartial(t *catalog.Table, names []string, targets []int) (*upsert.Partial, []bool, error) {
+	if s.Var("enable_unique_key_partial_update") != "true" || t.Keys != catalog.UniqueKeys || names == nil {
+		return nil, nil, nil
+	}
+	if !t.MergeOnWrite() {
+		return nil, nil, errorf("Only unique key merge on write support partial update")
+	}
+	if len(t.ClusterBy) > 0 {
+		return nil, nil, errorf("Can't do partial update on merge-on-write Unique table with cluster keys")
+	}
+	provided := make([]bool, len(t.Columns))
+	for _, i := range targets {
+		provided[i] = true
+	}
+	for i, c := range t.Columns {
+		if c.IsKey && !provided[i] && !c.AutoInc {
+			return nil, nil, errorf("Partial update should include all key columns, missing: %s", c.Name)
+		}
+	}
+	p := &upsert.Partial{NewKeyError: strings.EqualFold(s.Var("partial_update_new_key_behavior"), "ERROR"), Now: s.e.clock.Now(), Loc: s.loc}
+	return p, provided, nil
 }
 
 // placeInPartitions drops (non-strict) or refuses (strict) rows that no
@@ -176,7 +208,7 @@ func insertTargets(t *catalog.Table, names []string) ([]int, error) {
 }
 
 // valuesRow evaluates one VALUES tuple into a full table row.
-func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, ctx *expr.Context, strict bool) ([]types.Value, error) {
+func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, ctx *expr.Context, strict, partial bool) ([]types.Value, error) {
 	row := make([]types.Value, len(t.Columns))
 	set := make([]bool, len(t.Columns))
 	for j, e := range vals {
@@ -197,6 +229,9 @@ func (s *Session) valuesRow(t *catalog.Table, targets []int, vals []expr.Expr, c
 			return nil, err
 		}
 		row[p], set[p] = v, true
+	}
+	if partial {
+		return row, nil // the unmentioned columns keep their values
 	}
 	if err := t.FillDefaults(row, set, ctx.Now, s.loc); err != nil {
 		return nil, err

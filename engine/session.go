@@ -133,6 +133,10 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.insert(st)
 	case *sql.Select:
 		return s.query(st)
+	case *sql.Update:
+		return s.update(st)
+	case *sql.Delete:
+		return s.delete(st)
 	}
 	return nil, errorf("Unsupported statement: %s", strings.TrimSpace(st.Source().Text(src)))
 }

@@ -217,9 +217,15 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 				return nil, err
 			}
 		}
-		for c := range g.t.Columns {
-			if maskHas(mask, c) {
+		for c, col := range g.t.Columns {
+			switch {
+			case maskHas(mask, c):
 				next[c] = row[c]
+			case col.OnUpdateNow && base != nil && g.partial != nil:
+				// ON UPDATE CURRENT_TIMESTAMP columns move even when missing.
+				if d, err := col.DefaultValue(g.partial.Now, g.partial.Loc); err == nil {
+					next[c] = d
+				}
 			}
 		}
 		if g.delSign >= 0 && !maskHas(mask, g.delSign) {

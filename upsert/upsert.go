@@ -50,6 +50,10 @@ type Rows struct {
 	// known: the label and transaction record of a load, the removal of
 	// its staged rows. They commit atomically with the rows.
 	Extra func(b *storage.Batch, tso uint64) error
+	// Partial, when set, makes every row a partial update of the columns
+	// with Provided set.
+	Partial  *Partial
+	Provided []bool
 }
 
 // Result tells what a commit did.
@@ -62,10 +66,19 @@ type Result struct {
 // Commit writes rows in one transaction with a new TSO.
 func (w *Writer) Commit(in Rows) (Result, error) {
 	var set encodedRows
-	for _, row := range in.Rows {
-		set.add(in.Codec, row, nil)
+	var mask []byte
+	if in.Partial != nil {
+		mask = make([]byte, (len(in.Provided)+7)/8)
+		for i, p := range in.Provided {
+			if p {
+				mask[i/8] |= 1 << (i % 8)
+			}
+		}
 	}
-	return w.commitEncoded(in.Codec, &set, in.Extra, nil)
+	for _, row := range in.Rows {
+		set.add(in.Codec, row, mask)
+	}
+	return w.commitEncoded(in.Codec, &set, in.Extra, in.Partial)
 }
 
 // encodedRows are rows encoded as (key prefix, value) pairs in a chunked

@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/storage"
+	"loadgw/types"
+	"loadgw/upsert"
+)
+
+// matchRows returns copies of the visible rows of t that where holds for
+// (all rows when where is nil), read from one snapshot.
+func (s *Session) matchRows(t *catalog.Table, alias string, where expr.Expr, ctx *expr.Context) ([][]types.Value, []expr.Column, error) {
+	scope := &expr.Scope{Clause: "FILTER"}
+	qual := t.Name
+	if alias != "" {
+		qual = alias
+	}
+	for _, c := range t.Columns {
+		name := c.Name
+		if c.Hidden && !s.ShowHidden() {
+			name = ""
+		}
+		scope.Columns = append(scope.Columns, expr.Column{Name: name, Table: qual, Type: c.Type})
+	}
+	var filter expr.Compiled
+	if where != nil {
+		var err error
+		if filter, err = expr.Bind(where, scope); err != nil {
+			return nil, nil, err
+		}
+	}
+	snap := s.e.db.NewSnapshot()
+	defer snap.Close()
+	sc := s.newScanner(t, snap, ctx.Now)
+	var out [][]types.Value
+	err := sc.scan(sc.rc.Prefix(), func(row []types.Value) (bool, error) {
+		if filter != nil {
+			v, err := filter.Eval(row, ctx)
+			if err != nil {
+				return false, err
+			}
+			if v.IsNull() || !truthy(v) {
+				return true, nil
+			}
+		}
+		out = append(out, append([]types.Value(nil), row...))
+		return true, nil
+	})
+	return out, scope.Columns, err
+}
+
+// update runs UPDATE t SET ... WHERE ... on a Unique Key table: it reads
+// the matching rows and writes them back changed, in one transaction.
+func (s *Session) update(st *sql.Update) (*Result, error) {
+	t, err := s.lookupTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	if t.Keys != catalog.UniqueKeys {
+		return nil, errorf("Only unique table could be updated.")
+	}
+	ctx := s.evalContext()
+	rows, cols, err := s.matchRows(t, st.Alias, st.Where, ctx)
+	if err != nil {
+		return nil, err
+	}
+	scope := &expr.Scope{Columns: cols, Clause: "PROJECT"}
+	type setter struct {
+		col int
+		val expr.Compiled
+	}
+	var sets []setter
+	for _, a := range st.Set {
+		c, i := t.Column(a.Column.Name)
+		if c == nil || c.Virtual {
+			return nil, errorf("Unknown column '%s' in '%s'", a.Column.Name, t.Name)
+		}
+		if c.IsKey {
+			return nil, errorf("Only value columns of unique table could be updated")
+		}
+		if _, ok := a.Value.(*expr.Default); ok {
+			d, err := c.DefaultValue(ctx.Now, s.loc)
+			if err != nil {
+				return nil, err
+			}
+			a.Value = &expr.Literal{Val: d, Type: c.Type}
+		}
+		ce, err := expr.Bind(a.Value, scope)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, setter{col: i, val: ce})
+	}
+	strict := s.Var("enable_insert_strict") == "true"
+	for _, row := range rows {
+		vals := make([]types.Value, len(sets))
+		for j, st := range sets { // every SET reads the row before the update
+			v, err := st.val.Eval(row, ctx)
+			if err != nil {
+				return nil, err
+			}
+			if vals[j], err = convertForColumn(v, t.Columns[st.col], s.loc, strict); err != nil {
+				return nil, err
+			}
+		}
+		for j, st := range sets {
+			row[st.col] = vals[j]
+		}
+		for i, c := range t.Columns {
+			if c.OnUpdateNow {
+				if d, err := c.DefaultValue(ctx.Now, s.loc); err == nil {
+					row[i] = d
+				}
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return &Result{}, nil
+	}
+	if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows}); err != nil {
+		return nil, err
+	}
+	return &Result{Affected: int64(len(rows))}, nil
+}
+
+// delete runs DELETE FROM t WHERE ...: on a merge-on-write Unique Key table
+// it writes delete markers for the matching rows (which Row Binlog records
+// as deletes); on Duplicate Key tables and with enable_mow_light_delete it
+// is a delete predicate, applied here by removing the matching rows.
+func (s *Session) delete(st *sql.Delete) (*Result, error) {
+	t, err := s.lookupTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	if t.Keys == catalog.AggKeys {
+		return nil, errorf("delete predicate on value column only supports Unique table with merge-on-write enabled and Duplicate table, but Table[%s] is an Aggregate table.", t.Name)
+	}
+	ctx := s.evalContext()
+	rows, _, err := s.matchRows(t, st.Alias, st.Where, ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return &Result{}, nil
+	}
+	markers := t.Keys == catalog.UniqueKeys && t.Properties["enable_mow_light_delete"] != "true"
+	if markers {
+		_, ds := t.Column(catalog.DeleteSignCol)
+		for _, r := range rows {
+			r[ds] = types.NewInt(types.TinyInt, 1)
+		}
+		if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows}); err != nil {
+			return nil, err
+		}
+		return &Result{Affected: int64(len(rows))}, nil
+	}
+	return s.deletePredicate(t, st.Where, ctx)
+}
+
+// deletePredicate removes the matching rows' stored versions in one batch.
+func (s *Session) deletePredicate(t *catalog.Table, where expr.Expr, ctx *expr.Context) (*Result, error) {
+	s.e.writer.Lock()
+	defer s.e.writer.Unlock()
+	scope := &expr.Scope{}
+	for _, c := range t.Columns {
+		scope.Columns = append(scope.Columns, expr.Column{Name: c.Name, Type: c.Type})
+	}
+	var filter expr.Compiled
+	if where != nil {
+		var err error
+		if filter, err = expr.Bind(where, scope); err != nil {
+			return nil, err
+		}
+	}
+	rc := s.e.Codec(t)
+	it, err := s.e.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix()))
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	b := s.e.db.NewBatch()
+	defer b.Close()
+	row := make([]types.Value, len(t.Columns))
+	var scratch []types.Value
+	n := int64(0)
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := rc.DecodeKey(it.Key(), row); err != nil {
+			return nil, err
+		}
+		if scratch, err = rc.DecodeValue(it.Value(), row, scratch, func(i int) types.Value {
+			v, _ := t.Columns[i].DefaultValue(ctx.Now, s.loc)
+			return v
+		}); err != nil {
+			return nil, err
+		}
+		rc.FillVirtual(row, rc.KeyTSO(it.Key()))
+		if filter != nil {
+			v, err := filter.Eval(row, ctx)
+			if err != nil {
+				return nil, err
+			}
+			if v.IsNull() || !truthy(v) {
+				continue
+			}
+		}
+		b.Delete(it.Key())
+		n++
+	}
+	if n == 0 {
+		return &Result{}, nil
+	}
+	if err := b.Commit(); err != nil {
+		return nil, err
+	}
+	return &Result{Affected: n}, nil
+}
