@@ -3,6 +3,8 @@ package catalog
 import (
 	"encoding/json"
 	"strings"
+
+	"loadgw/types"
 )
 
 // Column returns the column named name (case-insensitively, as Doris) and its
@@ -101,4 +103,28 @@ func (t *Table) AggregationName(c *Column) string {
 		return "REPLACE"
 	}
 	return "NONE"
+}
+
+// Sequence returns the positions of the hidden sequence column and of the
+// value column it copies (function_column.sequence_col), -1 when absent.
+func (t *Table) Sequence() (hidden, mapped int) {
+	_, hidden = t.Column(SequenceCol)
+	mapped = -1
+	if name := t.Properties["function_column.sequence_col"]; name != "" && hidden >= 0 {
+		_, mapped = t.Column(name)
+	}
+	return hidden, mapped
+}
+
+// CompareSequence orders two sequence values: NULL is lowest.
+func CompareSequence(a, b types.Value) int {
+	switch {
+	case a.IsNull() && b.IsNull():
+		return 0
+	case a.IsNull():
+		return -1
+	case b.IsNull():
+		return 1
+	}
+	return types.Compare(a, b)
 }

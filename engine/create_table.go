@@ -150,6 +150,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if len(t.ClusterBy) > 0 && !t.MergeOnWrite() {
 		return nil, errorf("Cluster keys only support unique keys table which enabled enable_unique_key_merge_on_write")
 	}
+	if err := checkSequence(t); err != nil {
+		return nil, err
+	}
 	addHiddenColumns(t)
 	for i, c := range t.Columns {
 		c.UID = int32(i)
@@ -439,4 +442,53 @@ func addHiddenColumns(t *catalog.Table) {
 		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.SkipBitmapCol, Type: types.Type{Kind: types.Bitmap}, Hidden: true,
 			Default: &catalog.Default{Kind: catalog.DefaultBitmapEmpty}})
 	}
+	if typ, ok := sequenceType(t); ok {
+		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.SequenceCol, Type: typ, Nullable: true, Hidden: true})
+	}
+}
+
+// sequenceType is the type of the hidden sequence column: the mapped
+// column's (function_column.sequence_col) or function_column.sequence_type.
+func sequenceType(t *catalog.Table) (types.Type, bool) {
+	if name := t.Properties["function_column.sequence_col"]; name != "" {
+		if c, _ := t.Column(name); c != nil {
+			return c.Type, true
+		}
+	}
+	if tn := t.Properties["function_column.sequence_type"]; tn != "" {
+		typ, err := types.ParseTypeString(tn)
+		return typ, err == nil
+	}
+	return types.Type{}, false
+}
+
+// checkSequence validates the sequence column properties.
+func checkSequence(t *catalog.Table) error {
+	col, typ := t.Properties["function_column.sequence_col"], t.Properties["function_column.sequence_type"]
+	if col == "" && typ == "" {
+		return nil
+	}
+	if t.Keys != catalog.UniqueKeys {
+		return errorf("sequence column only support UNIQUE_KEYS")
+	}
+	var st types.Type
+	if col != "" {
+		c, _ := t.Column(col)
+		if c == nil {
+			return errorf("The specified sequence column[%s] not exists", col)
+		}
+		if c.IsKey {
+			return errorf("Sequence column can not be a key column: %s", col)
+		}
+		st = c.Type
+	} else {
+		var err error
+		if st, err = types.ParseTypeString(typ); err != nil {
+			return errorf("Unknown sequence column type: %s", typ)
+		}
+	}
+	if !types.IsInteger(st.Kind) && st.Kind != types.Date && st.Kind != types.DateTime {
+		return errorf("Sequence type only support integer types and date types")
+	}
+	return nil
 }

@@ -108,6 +108,9 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 		for j, st := range sets {
 			row[st.col] = vals[j]
 		}
+		if h, m := t.Sequence(); h >= 0 && m >= 0 {
+			row[h] = row[m]
+		}
 		for i, c := range t.Columns {
 			if c.OnUpdateNow {
 				if d, err := c.DefaultValue(ctx.Now, s.loc); err == nil {

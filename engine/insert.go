@@ -28,6 +28,23 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	seqHidden, seqMapped := t.Sequence()
+	if seqHidden >= 0 {
+		given := map[int]bool{}
+		for _, i := range targets {
+			given[i] = true
+		}
+		need := seqHidden
+		if seqMapped >= 0 {
+			need = seqMapped
+		}
+		if !given[need] && partial == nil && s.Var("require_sequence_in_insert") == "true" {
+			return nil, errorf("Table %s has sequence column, need to specify the sequence column", t.Name)
+		}
+		if seqMapped >= 0 && given[seqMapped] && provided != nil {
+			provided[seqHidden] = true
+		}
+	}
 	ctx := s.evalContext()
 	strict := s.Var("enable_insert_strict") == "true"
 	var input [][]types.Value
@@ -75,6 +92,11 @@ inputRows:
 			}
 		}
 		rows = append(rows, row)
+	}
+	if seqHidden >= 0 && seqMapped >= 0 {
+		for _, r := range rows {
+			r[seqHidden] = r[seqMapped] // the hidden sequence column copies its value column
+		}
 	}
 	rows, err = s.placeInPartitions(t, st.Partitions, rows, strict)
 	if err != nil {

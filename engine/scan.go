@@ -49,6 +49,9 @@ func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error))
 	row := make([]types.Value, len(sc.t.Columns))
 	unique := sc.t.IsUnique()
 	suffix := sc.rc.KeySuffixLen()
+	if seq, _ := sc.t.Sequence(); seq >= 0 && !sc.t.MergeOnWrite() {
+		return sc.scanBySequence(it, seq, suffix, row, fn)
+	}
 	var lastKey []byte
 	for ok := it.First(); ok; ok = it.Next() {
 		key := it.Key()
@@ -69,6 +72,48 @@ func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error))
 		if err != nil || !more {
 			return err
 		}
+	}
+	return it.Close()
+}
+
+// scanBySequence reads a merge-on-read table with a sequence column: of the
+// versions of a key the one with the highest sequence value is the row
+// (ties go to the newest version, NULL is lowest).
+func (sc *scanner) scanBySequence(it *storage.Iter, seq, suffix int, row []types.Value, fn func(row []types.Value) (bool, error)) error {
+	var lastKey []byte
+	var best []types.Value
+	emit := func() (bool, error) {
+		if best == nil {
+			return true, nil
+		}
+		b := best
+		best = nil
+		if sc.delSign >= 0 && !b[sc.delSign].IsNull() && b[sc.delSign].I != 0 {
+			return true, nil
+		}
+		return fn(b)
+	}
+	saved := sc.proj
+	sc.proj = nil // every version's sequence value is needed
+	defer func() { sc.proj = saved }()
+	for ok := it.First(); ok; ok = it.Next() {
+		key := it.Key()
+		k := key[:len(key)-suffix]
+		if lastKey == nil || !bytes.Equal(k, lastKey) {
+			if more, err := emit(); err != nil || !more {
+				return err
+			}
+			lastKey = append(lastKey[:0], k...)
+		}
+		if err := sc.decode(key, it.Value(), row); err != nil {
+			return err
+		}
+		if best == nil || catalog.CompareSequence(row[seq], best[seq]) > 0 {
+			best = append(best[:0:0], row...)
+		}
+	}
+	if _, err := emit(); err != nil {
+		return err
 	}
 	return it.Close()
 }

@@ -35,6 +35,7 @@ var sessionVars = map[string]sessionVar{
 	"enable_nereids_planner":              {def: "true", kind: "bool"},
 	"enable_fallback_to_original_planner": {def: "false", kind: "bool"},
 	"skip_delete_bitmap":                  {def: "false", kind: "bool"},
+	"require_sequence_in_insert":          {def: "true", kind: "bool"},
 	"skip_delete_sign":                    {def: "false", kind: "bool"},
 	"skip_storage_engine_merge":           {def: "false", kind: "bool"},
 	"enable_profile":                      {def: "false", kind: "bool"},

@@ -314,9 +314,6 @@ func checkTableSupport(t *catalog.Table, p *load.Params) error {
 			}
 		}
 	}
-	if p.SequenceCol != "" {
-		return &load.Error{Code: load.CodeInvalidArgument, Client: true, Msg: "loadgw does not support sequence columns in stream load yet"}
-	}
 	return nil
 }
 

@@ -107,6 +107,10 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 			return nil, reason, nil
 		}
 	}
+	if h, mp := b.m.seqHidden, b.m.seqMapped; h >= 0 && mp >= 0 && (b.partial == "" || b.provided[mp]) {
+		row[h] = row[mp] // the hidden sequence column copies its value column
+		b.markProvided(h)
+	}
 	return row, "", nil
 }
 

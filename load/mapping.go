@@ -33,6 +33,9 @@ type mapping struct {
 	// APPEND.
 	deleteSign int
 	deleteOn   expr.Compiled
+	// seqHidden is the hidden sequence column; seqMapped the value column
+	// it copies (function_column.sequence_col property), -1 when absent.
+	seqHidden, seqMapped int
 	// set[i] tells whether column i gets a value from the load.
 	set []bool
 }
@@ -67,9 +70,13 @@ func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 		}
 		hidden := p.HiddenColumns
 		if p.Format == FormatJSON {
-			// A JSON row may carry the delete sign; Doris reads it
-			// without being told.
+			// A JSON row may carry the delete sign (and the sequence
+			// value of a sequence_type table); Doris reads them without
+			// being told.
 			hidden = append([]string{catalog.DeleteSignCol}, hidden...)
+			if h, mapped := t.Sequence(); h >= 0 && mapped < 0 && p.SequenceCol == "" {
+				hidden = append(hidden, catalog.SequenceCol)
+			}
 		}
 		for _, h := range hidden {
 			if seenHidden(items, h) {
@@ -146,6 +153,9 @@ func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 			return nil, err
 		}
 	}
+	if err := m.mapSequence(p); err != nil {
+		return nil, err
+	}
 	m.deleteSign = -1
 	if p.MergeType != "APPEND" {
 		if _, m.deleteSign = t.Column(catalog.DeleteSignCol); m.deleteSign < 0 {
@@ -159,4 +169,40 @@ func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 		}
 	}
 	return m, nil
+}
+
+// mapSequence resolves where the hidden sequence column gets its value: a
+// copy of the mapped value column, or the source column the
+// function_column.sequence_col header names (sequence_type tables).
+func (m *mapping) mapSequence(p *Params) error {
+	t := m.t
+	m.seqHidden, m.seqMapped = t.Sequence()
+	if m.seqHidden < 0 {
+		if p.SequenceCol != "" {
+			return analysisError("There is no sequence column in the table %s", t.Name)
+		}
+		return nil
+	}
+	if m.seqMapped >= 0 {
+		return nil
+	}
+	if p.SequenceCol == "" {
+		if p.UpdateMode == ModeFlexible || m.set[m.seqHidden] {
+			return nil
+		}
+		return analysisError("Table %s has sequence column, need to specify the sequence column", t.Name)
+	}
+	for i, src := range m.sources {
+		if strings.EqualFold(src, p.SequenceCol) {
+			m.direct[m.seqHidden] = i
+			m.set[m.seqHidden] = true
+			return nil
+		}
+	}
+	if c, i := t.Column(p.SequenceCol); c != nil && m.exprs[i] != nil {
+		m.exprs[m.seqHidden] = m.exprs[i]
+		m.set[m.seqHidden] = true
+		return nil
+	}
+	return analysisError("The sequence column %s is not in the load columns", p.SequenceCol)
 }

@@ -66,6 +66,7 @@ type groupWriter struct {
 	n       int
 	delSign int
 	skipBmp int
+	seq     int // the hidden sequence column, or -1
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out kvWriter) (*groupWriter, error) {
@@ -73,6 +74,7 @@ func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial
 	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
+	g.seq, _ = t.Sequence()
 	if t.Keys == catalog.AggKeys || t.MergeOnWrite() {
 		var err error
 		if g.old, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
@@ -109,6 +111,9 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 	val, err := g.resolve(prefix, vals, masks, oldVal)
 	if err != nil {
 		return err
+	}
+	if val == nil {
+		return nil // discarded by the sequence column: nothing changes
 	}
 	g.key = binary.BigEndian.AppendUint64(append(g.key[:0], prefix...), ^g.ts)
 	if err := g.out.Set(g.key, val); err != nil {
@@ -151,14 +156,43 @@ func (g *groupWriter) resolve(prefix []byte, vals, masks [][]byte, oldVal []byte
 			}
 		}
 		return g.rc.AppendValue(nil, merged), nil
-	case !partial:
+	case !partial && g.seq < 0:
 		return vals[len(vals)-1], nil // the newest row of the key wins
+	case !partial:
+		return g.resolveSequence(prefix, vals, oldVal)
 	}
 	row, err := g.mergePartial(prefix, vals, masks, oldVal)
-	if err != nil {
+	if err != nil || row == nil {
 		return nil, err
 	}
 	return g.rc.AppendValue(nil, row), nil
+}
+
+// resolveSequence picks the row with the highest sequence value (ties go
+// to the later row, NULL is lowest); on merge-on-write tables a row below
+// the current version's sequence value is discarded (nil).
+func (g *groupWriter) resolveSequence(prefix []byte, vals [][]byte, oldVal []byte) ([]byte, error) {
+	best := -1
+	var bestSeq types.Value
+	for i, v := range vals {
+		row, err := g.decode(prefix, v)
+		if err != nil {
+			return nil, err
+		}
+		if best < 0 || catalog.CompareSequence(row[g.seq], bestSeq) >= 0 {
+			best, bestSeq = i, row[g.seq]
+		}
+	}
+	if oldVal != nil && g.t.MergeOnWrite() {
+		old, err := g.decode(prefix, oldVal)
+		if err != nil {
+			return nil, err
+		}
+		if catalog.CompareSequence(bestSeq, old[g.seq]) < 0 {
+			return nil, nil
+		}
+	}
+	return vals[best], nil
 }
 
 func (g *groupWriter) decode(prefix, val []byte) ([]types.Value, error) {
@@ -179,12 +213,13 @@ func maskHas(mask []byte, i int) bool { return mask == nil || mask[i/8]&(1<<(i%8
 // replaces, a delete discards what came before, a partial row updates the
 // columns it provides of the row so far, or starts a new row.
 func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal []byte) ([]types.Value, error) {
-	var existing []types.Value
+	var existing, oldFull []types.Value
 	if oldVal != nil {
 		old, err := g.decode(prefix, oldVal)
 		if err != nil {
 			return nil, err
 		}
+		oldFull = old
 		if !g.deleted(old) {
 			existing = old
 		}
@@ -198,6 +233,16 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 			return nil, err
 		}
 		mask := masks[i]
+		if g.seq >= 0 && maskHas(mask, g.seq) {
+			// A row below the sequence value so far changes nothing.
+			ref := cur
+			if !touched {
+				ref = oldFull
+			}
+			if ref != nil && catalog.CompareSequence(row[g.seq], ref[g.seq]) < 0 {
+				continue
+			}
+		}
 		if mask == nil || (g.deleted(row) && maskHas(mask, g.delSign)) {
 			cur, touched, afterDelete, missing = row, true, g.deleted(row), nil
 			continue
@@ -215,6 +260,10 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 		} else {
 			if err := g.fillNew(next, row, mask, touched); err != nil {
 				return nil, err
+			}
+			if g.seq >= 0 && !maskHas(mask, g.seq) && oldFull != nil {
+				// A new row after a delete keeps the old sequence value.
+				next[g.seq] = oldFull[g.seq]
 			}
 		}
 		for c, col := range g.t.Columns {
@@ -242,6 +291,9 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 			}
 		}
 		cur, touched, afterDelete = next, true, false
+	}
+	if cur == nil {
+		return nil, nil // every row lost to the sequence column
 	}
 	if g.partial != nil && g.partial.Flexible && g.skipBmp >= 0 && !afterDelete {
 		uids := make([]uint32, 0, len(missing))
