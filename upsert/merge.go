@@ -67,6 +67,7 @@ type groupWriter struct {
 	delSign int
 	skipBmp int
 	seq     int // the hidden sequence column, or -1
+	seqMap  int // the value column it copies, or -1
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out kvWriter) (*groupWriter, error) {
@@ -74,7 +75,7 @@ func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial
 	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
-	g.seq, _ = t.Sequence()
+	g.seq, g.seqMap = t.Sequence()
 	if t.Keys == catalog.AggKeys || t.MergeOnWrite() {
 		var err error
 		if g.old, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
@@ -262,8 +263,12 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 				return nil, err
 			}
 			if g.seq >= 0 && !maskHas(mask, g.seq) && oldFull != nil {
-				// A new row after a delete keeps the old sequence value.
+				// A new row after a delete keeps the old sequence value,
+				// in the sequence column and the column it copies.
 				next[g.seq] = oldFull[g.seq]
+				if g.seqMap >= 0 {
+					next[g.seqMap] = oldFull[g.seqMap]
+				}
 			}
 		}
 		for c, col := range g.t.Columns {
