@@ -94,7 +94,7 @@ func enableFeature(t *catalog.Table, op *sql.EnableFeature) error {
 	switch strings.ToUpper(op.Feature) {
 	case "UPDATE_FLEXIBLE_COLUMNS":
 		if !t.MergeOnWrite() {
-			return errorf("Update flexible columns feature is only supported by merge-on-write unique tables.")
+			return errorf("Update flexible columns feature is only supported on merge-on-write unique tables.")
 		}
 		if t.Properties["light_schema_change"] != "true" {
 			return errorf("Update flexible columns feature requires light_schema_change enabled on table %s", t.Name)

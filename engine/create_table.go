@@ -488,7 +488,10 @@ func checkSequence(t *catalog.Table) error {
 		}
 	}
 	if !types.IsInteger(st.Kind) && st.Kind != types.Date && st.Kind != types.DateTime {
-		return errorf("Sequence type only support integer types and date types")
+		if col != "" {
+			return errorf("Sequence type only support integer types and date types")
+		}
+		return errorf("sequence type only support integer types and date types")
 	}
 	return nil
 }
