@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"loadgw/catalog"
@@ -67,9 +68,32 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return nil
 	case *sql.EnableFeature:
 		return enableFeature(t, op)
+	case *sql.AddRollup:
+		// Rollups are kept as metadata: loadgw answers from the base table.
+		for _, r := range op.Rollups {
+			for _, c := range r.Columns {
+				if col, _ := t.Column(c); col == nil {
+					return errorf("Unknown column '%s' in '%s'", c, t.Name)
+				}
+			}
+			t.Rollups = append(t.Rollups, r.Name)
+		}
+		return nil
+	case *sql.DropRollup:
+		for _, n := range op.Names {
+			i := slices.Index(t.Rollups, n)
+			if i < 0 {
+				return errorf("Rollup index[%s] does not exist in table[%s]", n, t.Name)
+			}
+			t.Rollups = slices.Delete(t.Rollups, i, i+1)
+		}
+		return nil
 	case *sql.RenameColumn:
 		if binlogEnabled(t) {
 			return errBinlogDDL
+		}
+		if isTTLColumn(t, op.Old) {
+			return errorf("Can not rename a row ttl source or hidden column")
 		}
 		c, _ := t.Column(op.Old)
 		if c == nil {
@@ -109,14 +133,44 @@ func enableFeature(t *catalog.Table, op *sql.EnableFeature) error {
 		return nil
 	case "ROW_TTL":
 		return errorf("unknown feature name: ROW_TTL")
+	case "SEQUENCE_LOAD":
+		if t.TTL() != nil {
+			return errorf("row ttl and sequence column cannot be enabled at the same time")
+		}
+		return errorf("ENABLE FEATURE \"SEQUENCE_LOAD\" is not supported yet")
 	}
 	return errorf("unknown feature name: %s", op.Feature)
+}
+
+// isTTLColumn reports whether name is the TTL source or hidden column.
+func isTTLColumn(t *catalog.Table, name string) bool {
+	if t.TTL() == nil {
+		return false
+	}
+	return strings.EqualFold(name, catalog.TTLCol) || strings.EqualFold(name, t.Properties["function_column.ttl_col"])
 }
 
 var errBinlogDDL = errorf("Not allowed to perform current operation on Table With binlog<row>")
 
 func binlogEnabled(t *catalog.Table) bool {
 	return t.Properties["binlog.enable"] == "true" && t.Properties["binlog.format"] == "ROW"
+}
+
+// shortenTTL accepts the same or a shorter row TTL duration on a
+// source-column TTL table.
+func shortenTTL(t *catalog.Table, v string) error {
+	if t.Properties["function_column.ttl_col"] == "" {
+		return errorf("TTL properties can only be specified when creating a table")
+	}
+	next, err := catalog.ParseTTLDuration(v)
+	if err != nil {
+		return errorf("%s", err.Error())
+	}
+	cur, _ := catalog.ParseTTLDuration(t.Properties["function_column.ttl"])
+	if next > cur {
+		return errorf("Increasing function_column.ttl is not supported")
+	}
+	return nil
 }
 
 // alterProps applies ALTER TABLE ... SET with each property's rule.
@@ -165,6 +219,12 @@ func alterProps(t *catalog.Table, props []sql.Property) error {
 		case "replication_num":
 			t.Properties["replication_allocation"] = "tag.location.default: " + v
 			continue
+		case "function_column.enable_row_ttl", "function_column.ttl_col", "function_column.ttl_time_zone":
+			return errorf("TTL properties can only be specified when creating a table")
+		case "function_column.ttl":
+			if err := shortenTTL(t, v); err != nil {
+				return err
+			}
 		}
 		if !def.alterable {
 			return errorf("Unknown table property: [%s]", p.Key)
@@ -229,6 +289,9 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 }
 
 func dropColumn(t *catalog.Table, name string) error {
+	if isTTLColumn(t, name) {
+		return errorf("Can not drop a row ttl source or hidden column")
+	}
 	c, i := t.Column(name)
 	if c == nil || c.Hidden {
 		return errorf("Column does not exists: %s", name)

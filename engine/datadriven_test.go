@@ -55,6 +55,12 @@ func TestDataDriven(t *testing.T) {
 				e = open()
 				sess = e.NewSession(db)
 				return "ok\n"
+			case "reclaim":
+				n, err := e.ReclaimTTL()
+				if err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				return fmt.Sprintf("reclaimed %d\n", n)
 			case "clock":
 				if d.HasArg("set") {
 					var v string

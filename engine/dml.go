@@ -111,6 +111,9 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 		if h, m := t.Sequence(); h >= 0 && m >= 0 {
 			row[h] = row[m]
 		}
+		if p := t.TTL(); p != nil && p.Source >= 0 {
+			row[p.Hidden] = row[p.Source]
+		}
 		for i, c := range t.Columns {
 			if c.OnUpdateNow {
 				if d, err := c.DefaultValue(ctx.Now, s.loc); err == nil {

@@ -28,6 +28,9 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if partial != nil && t.TTL() != nil {
+		return nil, errorf("Partial update is not supported on tables with row TTL")
+	}
 	seqHidden, seqMapped := t.Sequence()
 	if seqHidden >= 0 {
 		given := map[int]bool{}
@@ -98,6 +101,7 @@ inputRows:
 			r[seqHidden] = r[seqMapped] // the hidden sequence column copies its value column
 		}
 	}
+	syncTTL(t, rows)
 	rows, err = s.placeInPartitions(t, st.Partitions, rows, strict)
 	if err != nil {
 		return nil, err
@@ -269,6 +273,13 @@ var errFiltered = errorf("row filtered")
 // the statement; otherwise a failed cast becomes NULL, a long string is cut
 // to the column length and NULL for a NOT NULL column filters the row.
 func convertForColumn(v types.Value, c *catalog.Column, loc *time.Location, strict bool) (types.Value, error) {
+	if c.Name == catalog.TTLCol && c.Type.Kind == types.BigInt {
+		// Direct-mode expiration: dates and datetimes in the session time
+		// zone, TIMESTAMPTZ as its instant, integers as microseconds.
+		if out, ok := catalog.ToTTLMicros(v, zoneOffset(loc)); ok {
+			v = out
+		}
+	}
 	if !v.IsNull() {
 		out, err := types.Cast(v, c.Type, loc)
 		switch {
@@ -317,3 +328,25 @@ func truncateUTF8(s string, n int) string {
 }
 
 func isHiddenName(n string) bool { return strings.HasPrefix(strings.ToUpper(n), "__DORIS_") }
+
+// syncTTL copies the source column into the hidden TTL column of a
+// source-mode TTL table.
+func syncTTL(t *catalog.Table, rows [][]types.Value) {
+	p := t.TTL()
+	if p == nil || p.Source < 0 {
+		return
+	}
+	for _, r := range rows {
+		r[p.Hidden] = r[p.Source]
+	}
+}
+
+// zoneOffset gives the offset (seconds east of UTC) of loc at a local wall
+// time in microseconds since the epoch.
+func zoneOffset(loc *time.Location) func(localMicros int64) int {
+	return func(local int64) int {
+		u := time.UnixMicro(local).UTC()
+		_, off := time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), loc).Zone()
+		return off
+	}
+}

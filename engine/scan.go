@@ -20,13 +20,24 @@ type scanner struct {
 	now     time.Time
 	loc     *time.Location
 	delSign int // position of __DORIS_DELETE_SIGN__, or -1
+	ttl     *catalog.TTLPolicy
+	nowUs   int64 // the statement's one reference time for TTL
 	proj    *catalog.Projection
 	scratch []types.Value
 }
 
 func (s *Session) newScanner(t *catalog.Table, snap *storage.Snapshot, now time.Time) *scanner {
 	_, ds := t.Column(catalog.DeleteSignCol)
-	return &scanner{rc: s.e.Codec(t), t: t, snap: snap, now: now, loc: s.loc, delSign: ds}
+	return &scanner{rc: s.e.Codec(t), t: t, snap: snap, now: now, loc: s.loc, delSign: ds, ttl: t.TTL(), nowUs: now.UnixMicro()}
+}
+
+// visible reports whether a decoded row shows: not delete-marked and not
+// expired by row TTL.
+func (sc *scanner) visible(row []types.Value) bool {
+	if sc.delSign >= 0 && !row[sc.delSign].IsNull() && row[sc.delSign].I != 0 {
+		return false
+	}
+	return sc.ttl == nil || !sc.ttl.Expired(row, sc.nowUs)
 }
 
 // project restricts decoding to the columns with need[col] set; the delete
@@ -34,6 +45,9 @@ func (s *Session) newScanner(t *catalog.Table, snap *storage.Snapshot, now time.
 func (sc *scanner) project(need []bool) {
 	if sc.delSign >= 0 {
 		need[sc.delSign] = true
+	}
+	if sc.ttl != nil {
+		need[sc.ttl.Hidden] = true
 	}
 	sc.proj = sc.rc.NewProjection(need)
 }
@@ -65,7 +79,7 @@ func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error))
 		if err := sc.decode(key, it.Value(), row); err != nil {
 			return err
 		}
-		if sc.delSign >= 0 && !row[sc.delSign].IsNull() && row[sc.delSign].I != 0 {
+		if !sc.visible(row) {
 			continue
 		}
 		more, err := fn(row)
@@ -88,7 +102,7 @@ func (sc *scanner) scanBySequence(it *storage.Iter, seq, suffix int, row []types
 		}
 		b := best
 		best = nil
-		if sc.delSign >= 0 && !b[sc.delSign].IsNull() && b[sc.delSign].I != 0 {
+		if !sc.visible(b) {
 			return true, nil
 		}
 		return fn(b)

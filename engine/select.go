@@ -57,6 +57,9 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (*plan, error) {
 		if err := s.planFrom(p, st.From); err != nil {
 			return nil, err
 		}
+		if p.t != nil && p.t.TTL() != nil && strings.Contains(strings.ToUpper(st.Hint), "PREAGGOPEN") {
+			return nil, errorf("PREAGGOPEN hint is not supported on tables with row TTL")
+		}
 	}
 	if st.Where != nil {
 		f, err := expr.Bind(st.Where, &expr.Scope{Columns: p.scope.Columns, Clause: "FILTER"})
@@ -91,6 +94,16 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (*plan, error) {
 }
 
 func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
+	if from.Func == "" && from.Subquery == nil && !isInfoSchema(from.Table.DB) {
+		if t, err := s.lookupTable(from.Table); err == nil && t.TTL() != nil {
+			switch {
+			case from.ScanParams != nil && strings.EqualFold(from.ScanParams.Name, "incr"):
+				return errorf("INCR query is not supported on tables with row TTL")
+			case from.VersionAsOf != nil || from.TimeAsOf != nil:
+				return errorf("FOR VERSION/TIME AS OF is not supported on tables with row TTL")
+			}
+		}
+	}
 	switch {
 	case from.Subquery != nil:
 		return errorf("Subqueries in FROM are not supported yet")

@@ -294,6 +294,8 @@ func checkTableSupport(t *catalog.Table, p *load.Params) error {
 	}
 	if p.UpdateMode != load.ModeUpsert {
 		switch {
+		case t.TTL() != nil:
+			return fe("Partial update is not supported on tables with row TTL")
 		case !t.MergeOnWrite():
 			return fe("Only unique key merge on write support partial update")
 		case len(t.ClusterBy) > 0:

@@ -134,4 +134,7 @@ func (s *Server) Maintain() {
 	if _, err := s.opts.ErrorLog.Cleanup(now); err != nil {
 		s.opts.Logger.Warn("cannot clean error logs")
 	}
+	if _, err := s.engine.ReclaimTTL(); err != nil {
+		s.opts.Logger.Warn("cannot reclaim expired rows", zap.Error(err))
+	}
 }

@@ -28,6 +28,14 @@ type rowBuilder struct {
 	// full rows); provided marks the columns the last built row carries.
 	partial  string
 	provided []bool
+	ttl      *catalog.TTLPolicy
+}
+
+// zoneOffset is the load time zone's offset at a local wall time.
+func (b *rowBuilder) zoneOffset(local int64) int {
+	u := time.UnixMicro(local).UTC()
+	_, off := time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), b.loc).Zone()
+	return off
 }
 
 // partitionReason is the filter reason of a row no allowed partition takes,
@@ -57,7 +65,7 @@ func (b *rowBuilder) newRow(n int) []types.Value {
 }
 
 func newRowBuilder(m *mapping, strict bool, loc *time.Location, now time.Time) *rowBuilder {
-	return &rowBuilder{m: m, strict: strict, loc: loc, now: now, ctx: expr.NewContext(loc, now)}
+	return &rowBuilder{m: m, strict: strict, loc: loc, now: now, ctx: expr.NewContext(loc, now), ttl: m.t.TTL()}
 }
 
 // build converts src (one value per source column, strings or NULL) into a
@@ -111,6 +119,9 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 		row[h] = row[mp] // the hidden sequence column copies its value column
 		b.markProvided(h)
 	}
+	if b.ttl != nil && b.ttl.Source >= 0 {
+		row[b.ttl.Hidden] = row[b.ttl.Source] // source-mode TTL keeps a copy of its source
+	}
 	return row, "", nil
 }
 
@@ -147,6 +158,13 @@ func (b *rowBuilder) fromText(v types.Value, c *catalog.Column) (types.Value, st
 
 // fromValue casts a mapped expression's value for column c.
 func (b *rowBuilder) fromValue(v types.Value, c *catalog.Column) (types.Value, string) {
+	if b.ttl != nil && b.ttl.Source < 0 && c.Name == catalog.TTLCol {
+		// Direct-mode expiration: dates and datetimes in the load time
+		// zone, TIMESTAMPTZ as its instant, integers as microseconds.
+		if out, ok := catalog.ToTTLMicros(v, b.zoneOffset); ok {
+			v = out
+		}
+	}
 	if v.IsNull() {
 		return b.checkNull(v, c)
 	}
