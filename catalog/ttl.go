@@ -155,3 +155,16 @@ func ToTTLMicros(v types.Value, offsetAt func(localMicros int64) int) (types.Val
 	}
 	return v, false
 }
+
+// Sync copies the source column of a source-mode policy into the hidden
+// column of row and checks that the row's expiration can be computed; an
+// error means the source plus the duration overflows. Direct-mode policies
+// leave row as it is.
+func (p *TTLPolicy) Sync(row []types.Value) error {
+	if p == nil || p.Source < 0 {
+		return nil
+	}
+	row[p.Hidden] = row[p.Source]
+	_, _, err := p.Expiration(row)
+	return err
+}

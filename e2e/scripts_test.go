@@ -24,6 +24,8 @@ var scriptWants = map[string][]string{
 		`"status": "Success"`, `commit successfully.`, `"data":"VISIBLE"`, `[30,"created",5.00]`, `[31,"created",6.00]`},
 	"error-log.sh": {`"Status": "Success"`, `"NumberLoadedRows": 2`, `"NumberFilteredRows": 2`, `"ErrorURL": "http://`,
 		"Reason: the length of input is too long than schema.", "src line [42,paid];"},
+	"row-ttl.sh": {`[2,"persistent"]`, `[3,"live"]`, `[4,"omitted"]`, `[3,2]`,
+		`"Status": "Success"`, `"NumberLoadedRows": 2`, `[10,"stream-live"]`, `[1,10]`},
 }
 
 // scriptFailures are texts no example may print: a failed load, a failed

@@ -75,7 +75,11 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		return nil, errorf("table should contain at least one column")
 	}
 	seen := map[string]bool{}
+	generated := map[string]bool{}
 	for _, cd := range st.Columns {
+		if cd.Generated != nil {
+			generated[strings.ToLower(cd.Name)] = true
+		}
 		ln := strings.ToLower(cd.Name)
 		if seen[ln] {
 			return nil, errorf("Duplicate column name '%s'", cd.Name)
@@ -153,8 +157,13 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if err := checkSequence(t); err != nil {
 		return nil, err
 	}
-	if err := checkTTL(t); err != nil {
+	if err := checkTTL(t, generated); err != nil {
 		return nil, err
+	}
+	for _, c := range t.Columns {
+		if generated[strings.ToLower(c.Name)] {
+			return nil, errorf("Generated columns are not supported by loadgw: %s", c.Name)
+		}
 	}
 	addHiddenColumns(t)
 	for i, c := range t.Columns {
@@ -507,7 +516,7 @@ func checkSequence(t *catalog.Table) error {
 }
 
 // checkTTL validates the row TTL properties of a new table.
-func checkTTL(t *catalog.Table) error {
+func checkTTL(t *catalog.Table, generated map[string]bool) error {
 	p := t.Properties
 	col, dur, tz := p["function_column.ttl_col"], p["function_column.ttl"], p["function_column.ttl_time_zone"]
 	if p["function_column.enable_row_ttl"] != "true" {
@@ -537,6 +546,9 @@ func checkTTL(t *catalog.Table) error {
 	}
 	if c.IsKey {
 		return errorf("row ttl column must be a value column: %s", col)
+	}
+	if generated[strings.ToLower(c.Name)] {
+		return errorf("row ttl column does not support generated columns: %s", col)
 	}
 	switch c.Type.Kind {
 	case types.Date, types.DateTime, types.TimestampTZ:

@@ -111,8 +111,8 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 		if h, m := t.Sequence(); h >= 0 && m >= 0 {
 			row[h] = row[m]
 		}
-		if p := t.TTL(); p != nil && p.Source >= 0 {
-			row[p.Hidden] = row[p.Source]
+		if err := t.TTL().Sync(row); err != nil {
+			return nil, errorf("%s", err.Error())
 		}
 		for i, c := range t.Columns {
 			if c.OnUpdateNow {

@@ -101,7 +101,9 @@ inputRows:
 			r[seqHidden] = r[seqMapped] // the hidden sequence column copies its value column
 		}
 	}
-	syncTTL(t, rows)
+	if err := syncTTL(t, rows); err != nil {
+		return nil, err
+	}
 	rows, err = s.placeInPartitions(t, st.Partitions, rows, strict)
 	if err != nil {
 		return nil, err
@@ -331,14 +333,14 @@ func isHiddenName(n string) bool { return strings.HasPrefix(strings.ToUpper(n), 
 
 // syncTTL copies the source column into the hidden TTL column of a
 // source-mode TTL table.
-func syncTTL(t *catalog.Table, rows [][]types.Value) {
+func syncTTL(t *catalog.Table, rows [][]types.Value) error {
 	p := t.TTL()
-	if p == nil || p.Source < 0 {
-		return
-	}
 	for _, r := range rows {
-		r[p.Hidden] = r[p.Source]
+		if err := p.Sync(r); err != nil {
+			return errorf("%s", err.Error())
+		}
 	}
+	return nil
 }
 
 // zoneOffset gives the offset (seconds east of UTC) of loc at a local wall

@@ -119,8 +119,8 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 		row[h] = row[mp] // the hidden sequence column copies its value column
 		b.markProvided(h)
 	}
-	if b.ttl != nil && b.ttl.Source >= 0 {
-		row[b.ttl.Hidden] = row[b.ttl.Source] // source-mode TTL keeps a copy of its source
+	if err := b.ttl.Sync(row); err != nil { // source-mode TTL keeps a copy of its source
+		return nil, err.Error(), nil
 	}
 	return row, "", nil
 }
