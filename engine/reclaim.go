@@ -34,6 +34,14 @@ func (e *Engine) ReclaimTTL() (int, error) {
 				return total, fmt.Errorf("cannot reclaim expired rows of %s: %w", t.Name, err)
 			}
 			total += n
+			if n > 0 {
+				// After reclaimTable closed its snapshot: a compaction keeps
+				// the deleted rows an open snapshot can still see.
+				prefix := e.Codec(t).Prefix()
+				if err := e.db.Compact(context.Background(), prefix, storage.PrefixEnd(prefix)); err != nil {
+					return total, fmt.Errorf("cannot compact %s after reclaiming expired rows: %w", t.Name, err)
+				}
+			}
 		}
 	}
 	return total, nil
@@ -99,11 +107,6 @@ func (e *Engine) reclaimTable(t *catalog.Table, p *catalog.TTLPolicy, nowUs int6
 	}
 	if err := flush(); err != nil {
 		return n, err
-	}
-	if n > 0 {
-		if err := e.db.Compact(context.Background(), rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
-			return n, err
-		}
 	}
 	return n, nil
 }

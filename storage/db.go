@@ -142,6 +142,12 @@ func (db *DB) Compact(ctx context.Context, start, end []byte) error {
 	return db.pdb.Compact(ctx, start, end, true)
 }
 
+// DiskUsage estimates the bytes the key range [start, end) takes on disk in
+// sstables; data still in the memtable and WAL is not counted.
+func (db *DB) DiskUsage(start, end []byte) (uint64, error) {
+	return db.pdb.EstimateDiskUsage(start, end)
+}
+
 // Batch is a set of mutations applied atomically by Commit.
 type Batch struct {
 	db *DB
