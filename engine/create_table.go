@@ -450,6 +450,10 @@ func addHiddenColumns(t *catalog.Table) {
 		}
 		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.TTLCol, Type: typ, Nullable: true, Hidden: true})
 	}
+	if t.RowBinlog() {
+		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.CommitTSOCol, Type: types.Type{Kind: types.BigInt},
+			Default: &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}, Hidden: true, Virtual: true})
+	}
 	if t.Keys != catalog.UniqueKeys {
 		return
 	}

@@ -1,0 +1,47 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"strconv"
+)
+
+// RowBinlog reports whether the table records Row Binlog change records:
+// binlog.enable = true together with binlog.format = ROW.
+func (t *Table) RowBinlog() bool {
+	return t.Properties["binlog.enable"] == "true" && t.Properties["binlog.format"] == "ROW"
+}
+
+// BinlogHistorical reports whether change records carry before images
+// (binlog.need_historical_value).
+func (t *Table) BinlogHistorical() bool {
+	return t.RowBinlog() && t.Properties["binlog.need_historical_value"] == "true"
+}
+
+// BinlogTTLMillis is the retention of change records (binlog.ttl_seconds)
+// in milliseconds; 86400 s when unset or invalid.
+func (t *Table) BinlogTTLMillis() int64 {
+	n, err := strconv.ParseInt(t.Properties["binlog.ttl_seconds"], 10, 64)
+	if err != nil || n <= 0 {
+		n = 86400
+	}
+	if n > 1<<40 {
+		n = 1 << 40
+	}
+	return n * 1000
+}
+
+// BinlogPrefix is the key prefix of every change record of a table:
+// 'b', the table id, then the commit TSO and the LSN (both big endian), so
+// records sort in (TSO, LSN) order. 'b' sorts before every other prefix a
+// commit writes (labels 'l', rows 'r', staging 's'), so the change records
+// of an ingested load form a file of their own beside the rows' file.
+func BinlogPrefix(tableID int64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{'b'}, uint64(tableID))
+}
+
+// BinlogKey appends the key of change record lsn of commit tso.
+func BinlogKey(dst []byte, tableID int64, tso uint64, lsn uint64) []byte {
+	dst = binary.BigEndian.AppendUint64(append(dst, 'b'), uint64(tableID))
+	dst = binary.BigEndian.AppendUint64(dst, tso)
+	return binary.BigEndian.AppendUint64(dst, lsn)
+}
