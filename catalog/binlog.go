@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"errors"
 	"strconv"
 )
 
@@ -44,4 +45,49 @@ func BinlogKey(dst []byte, tableID int64, tso uint64, lsn uint64) []byte {
 	dst = binary.BigEndian.AppendUint64(append(dst, 'b'), uint64(tableID))
 	dst = binary.BigEndian.AppendUint64(dst, tso)
 	return binary.BigEndian.AppendUint64(dst, lsn)
+}
+
+// Raw change-record operations, as binlog() shows them.
+const (
+	BinlogInsert byte = 0
+	BinlogUpdate byte = 1
+	BinlogDelete byte = 2
+)
+
+// AppendBinlogRecord appends the stored form of one change record: the
+// operation, the encoded key columns (the row key without the table prefix
+// and version suffix), the stored value after the change and, when the
+// table keeps before images, the stored value before it.
+func AppendBinlogRecord(dst []byte, op byte, keyPart, after, before []byte) []byte {
+	dst = append(dst, op)
+	dst = binary.AppendUvarint(dst, uint64(len(keyPart)))
+	dst = append(dst, keyPart...)
+	dst = binary.AppendUvarint(dst, uint64(len(after)))
+	dst = append(dst, after...)
+	return append(dst, before...)
+}
+
+// SplitBinlogRecord is the inverse of AppendBinlogRecord; before is empty
+// when the record has no before image.
+func SplitBinlogRecord(v []byte) (op byte, keyPart, after, before []byte, err error) {
+	if len(v) < 1 {
+		return 0, nil, nil, nil, errors.New("binlog record: empty")
+	}
+	op, v = v[0], v[1:]
+	n, w := binary.Uvarint(v)
+	if w <= 0 || uint64(len(v)-w) < n {
+		return 0, nil, nil, nil, errors.New("binlog record: bad key length")
+	}
+	keyPart, v = v[w:w+int(n)], v[w+int(n):]
+	n, w = binary.Uvarint(v)
+	if w <= 0 || uint64(len(v)-w) < n {
+		return 0, nil, nil, nil, errors.New("binlog record: bad value length")
+	}
+	return op, keyPart, v[w : w+int(n)], v[w+int(n):], nil
+}
+
+// BinlogKeyTSO returns the TSO and LSN of a change record key.
+func BinlogKeyTSO(key []byte) (tso, lsn uint64) {
+	n := len(key)
+	return binary.BigEndian.Uint64(key[n-16 : n-8]), binary.BigEndian.Uint64(key[n-8:])
 }

@@ -20,6 +20,10 @@ type plan struct {
 	scope   *expr.Scope     // the source row
 	filter  expr.Compiled
 	prefix  []byte // key prefix narrowing the scan (point or prefix lookup)
+	// feed, when set, streams the source rows (change records of binlog()
+	// and @incr); starHidden marks its columns * leaves out.
+	feed       func(fn func(row []types.Value) (bool, error)) error
+	starHidden []bool
 
 	agg *aggPlan // nil when not aggregating
 
@@ -107,6 +111,8 @@ func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
 	switch {
 	case from.Subquery != nil:
 		return errorf("Subqueries in FROM are not supported yet")
+	case from.Func == "binlog" || (from.Func == "" && from.ScanParams != nil && strings.EqualFold(from.ScanParams.Name, "incr")):
+		return s.planChanges(p, from)
 	case from.Func != "":
 		return errorf("Table function %s is not supported yet", from.Func)
 	case from.ScanParams != nil:
@@ -161,11 +167,11 @@ func expandStars(items []sql.SelectItem, p *plan) ([]sql.SelectItem, error) {
 			out = append(out, it)
 			continue
 		}
-		if p.t == nil {
+		if p.t == nil && p.feed == nil {
 			return nil, errorf("SELECT * must have a FROM clause")
 		}
-		for _, c := range p.scope.Columns {
-			if c.Name == "" || (st.Table != "" && !strings.EqualFold(st.Table, c.Table)) {
+		for i, c := range p.scope.Columns {
+			if c.Name == "" || (p.starHidden != nil && p.starHidden[i]) || (st.Table != "" && !strings.EqualFold(st.Table, c.Table)) {
 				continue
 			}
 			out = append(out, sql.SelectItem{Expr: &expr.ColumnRef{P: st.P, Table: c.Table, Name: c.Name}, Alias: c.Name})
@@ -412,6 +418,17 @@ func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
 				}
 			}
 			return nil
+		}
+		if p.feed != nil {
+			return p.feed(func(row []types.Value) (bool, error) {
+				if ok, err := filter(row); err != nil || !ok {
+					return err == nil, err
+				}
+				if err := fn(row); err != nil {
+					return false, err
+				}
+				return stopAt < 0 || len(out) < stopAt, nil
+			})
 		}
 		if p.t == nil {
 			return fn(nil)

@@ -76,6 +76,30 @@ func (w *SSTWriter) Finish(db *DB) error {
 	return nil
 }
 
+// FinishAll closes the files and ingests them in one atomic step: readers
+// see all of them or none. Their key ranges must not overlap. The files are
+// gone either way.
+func FinishAll(db *DB, ws ...*SSTWriter) error {
+	var paths []string
+	var err error
+	for _, w := range ws {
+		defer os.Remove(w.path)
+		if cerr := w.w.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("cannot write table file: %w", cerr)
+		}
+		if w.n > 0 {
+			paths = append(paths, w.path)
+		}
+	}
+	if err != nil || len(paths) == 0 {
+		return err
+	}
+	if err := db.pdb.Ingest(nil, paths); err != nil {
+		return fmt.Errorf("cannot ingest %d table files: %w", len(paths), err)
+	}
+	return nil
+}
+
 // Abandon discards the file without ingesting it.
 func (w *SSTWriter) Abandon() {
 	_ = w.w.Close()

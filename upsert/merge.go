@@ -66,13 +66,14 @@ type groupWriter struct {
 	n       int
 	delSign int
 	skipBmp int
-	seq     int // the hidden sequence column, or -1
-	seqMap  int // the value column it copies, or -1
+	seq     int       // the hidden sequence column, or -1
+	seqMap  int       // the value column it copies, or -1
+	rec     *recorder // nil without Row Binlog
 }
 
-func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out kvWriter) (*groupWriter, error) {
+func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, binlog kvWriter) (*groupWriter, error) {
 	t := rc.Table()
-	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out}
+	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: newRecorder(rc, ts, binlog)}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
 	g.seq, g.seqMap = t.Sequence()
@@ -115,6 +116,11 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 	}
 	if val == nil {
 		return nil // discarded by the sequence column: nothing changes
+	}
+	if g.rec != nil {
+		if err := g.record(prefix, oldVal, val); err != nil {
+			return err
+		}
 	}
 	g.key = binary.BigEndian.AppendUint64(append(g.key[:0], prefix...), ^g.ts)
 	if err := g.out.Set(g.key, val); err != nil {

@@ -299,12 +299,27 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	if err != nil {
 		return Result{}, err
 	}
-	n, err := w.writeStaged(sst, rc, txnID, ts, before, after, partial)
+	files := []*storage.SSTWriter{sst}
+	var rec *recorder
+	if rc.Table().RowBinlog() {
+		// Change records sort before every key of the rows' file, so they
+		// go to a file of their own, ingested with it in one step.
+		bsst, err := w.db.NewSSTWriter()
+		if err != nil {
+			sst.Abandon()
+			return Result{}, err
+		}
+		files = append(files, bsst)
+		rec = newRecorder(rc, ts, bsst)
+	}
+	n, err := w.writeStaged(sst, rec, rc, txnID, ts, before, after, partial)
 	if err != nil {
-		sst.Abandon()
+		for _, f := range files {
+			f.Abandon()
+		}
 		return Result{}, err
 	}
-	if err := sst.Finish(w.db); err != nil {
+	if err := storage.FinishAll(w.db, files...); err != nil {
 		return Result{}, err
 	}
 	return Result{TSO: ts, Written: n}, nil
@@ -361,7 +376,7 @@ func writeEntries(sst *storage.SSTWriter, entries []storage.BatchEntry) error {
 
 // writeStaged writes the table file: the extra writes before the table's
 // range, the staged rows merged with the current versions, the rest.
-func (w *Writer) writeStaged(sst *storage.SSTWriter, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry, partial *Partial) (int, error) {
+func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *recorder, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry, partial *Partial) (int, error) {
 	if err := writeEntries(sst, before); err != nil {
 		return 0, err
 	}
@@ -373,9 +388,9 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rc *catalog.RowCodec, txnID
 	defer it.Close()
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
-		n, err = writeStagedDup(sst, it, len(sp), ts)
+		n, err = writeStagedDup(sst, rec, it, len(sp), ts)
 	} else {
-		n, err = w.writeStagedUnique(sst, it, rc, len(sp), ts, partial)
+		n, err = w.writeStagedUnique(sst, rec, it, rc, len(sp), ts, partial)
 	}
 	if err != nil {
 		return 0, err
@@ -387,7 +402,7 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rc *catalog.RowCodec, txnID
 }
 
 // writeStagedDup appends every staged row: key prefix | tso | lsn.
-func writeStagedDup(sst *storage.SSTWriter, it *storage.Iter, skip int, ts uint64) (int, error) {
+func writeStagedDup(sst *storage.SSTWriter, rec *recorder, it *storage.Iter, skip int, ts uint64) (int, error) {
 	var key []byte
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
@@ -402,14 +417,22 @@ func writeStagedDup(sst *storage.SSTWriter, it *storage.Iter, skip int, ts uint6
 		if err := sst.Set(key, val); err != nil {
 			return 0, err
 		}
+		if rec != nil {
+			if err := rec.add(catalog.BinlogInsert, k[skip:len(k)-8], val, nil); err != nil {
+				return 0, err
+			}
+		}
 		n++
 	}
 	return n, nil
 }
 
 // writeStagedUnique resolves the staged rows key by key (see groupWriter).
-func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, it *storage.Iter, rc *catalog.RowCodec, skip int, ts uint64, partial *Partial) (int, error) {
-	g, err := newGroupWriter(w, rc, ts, partial, sst)
+func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, rec *recorder, it *storage.Iter, rc *catalog.RowCodec, skip int, ts uint64, partial *Partial) (int, error) {
+	g, err := newGroupWriter(w, rc, ts, partial, sst, nil)
+	if err == nil {
+		g.rec = rec
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -151,7 +151,9 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	defer b.Close()
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
-		n = appendDup(b, set, ts)
+		if n, err = appendDup(batchKV{b}, newRecorder(rc, ts, batchKV{b}), set, ts); err != nil {
+			return Result{}, err
+		}
 	} else if n, err = w.upsertUnique(b, rc, set, ts, partial); err != nil {
 		return Result{}, err
 	}
@@ -166,16 +168,24 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	return Result{TSO: ts, Written: n}, nil
 }
 
-// appendDup appends every row: key prefix | tso | lsn.
-func appendDup(b *storage.Batch, set *encodedRows, ts uint64) int {
+// appendDup appends every row: key prefix | tso | lsn, and with Row Binlog
+// an insert record per row.
+func appendDup(out kvWriter, rec *recorder, set *encodedRows, ts uint64) (int, error) {
 	var key []byte
 	for i := 0; i < set.len(); i++ {
 		e := set.row(i)
 		key = binary.BigEndian.AppendUint64(append(key[:0], e.key...), ts)
 		key = binary.BigEndian.AppendUint32(key, uint32(i))
-		b.Set(key, e.val)
+		if err := out.Set(key, e.val); err != nil {
+			return 0, err
+		}
+		if rec != nil {
+			if err := rec.add(catalog.BinlogInsert, e.key, e.val, nil); err != nil {
+				return 0, err
+			}
+		}
 	}
-	return set.len()
+	return set.len(), nil
 }
 
 // upsertUnique resolves the rows key by key in ascending key order, each
@@ -186,7 +196,7 @@ func (w *Writer) upsertUnique(b *storage.Batch, rc *catalog.RowCodec, set *encod
 		ents[i] = set.row(i)
 	}
 	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
-	g, err := newGroupWriter(w, rc, ts, partial, batchKV{b})
+	g, err := newGroupWriter(w, rc, ts, partial, batchKV{b}, batchKV{b})
 	if err != nil {
 		return 0, err
 	}
