@@ -61,6 +61,12 @@ func TestDataDriven(t *testing.T) {
 					return "error: " + err.Error() + "\n"
 				}
 				return fmt.Sprintf("reclaimed %d\n", n)
+			case "reclaim-binlog":
+				n, err := e.ReclaimBinlog()
+				if err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				return fmt.Sprintf("cleaned %d tables\n", n)
 			case "clock":
 				if d.HasArg("set") {
 					var v string

@@ -7,6 +7,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/storage"
+	"loadgw/tso"
 	"loadgw/types"
 )
 
@@ -107,6 +108,49 @@ func (e *Engine) reclaimTable(t *catalog.Table, p *catalog.TTLPolicy, nowUs int6
 	}
 	if err := flush(); err != nil {
 		return n, err
+	}
+	return n, nil
+}
+
+// ReclaimBinlog removes the expired change records of Row Binlog tables:
+// those committed at or before the current TSO's physical time minus
+// binlog.ttl_seconds. Reads already skip them; base data is untouched.
+// Tables with disable_auto_compaction are skipped. It returns how many
+// tables it cleaned.
+func (e *Engine) ReclaimBinlog() (int, error) {
+	ref := e.oracle.ReadTSO()
+	n := 0
+	for _, dbName := range e.cat.Databases() {
+		d, ok := e.cat.Database(dbName)
+		if !ok {
+			continue
+		}
+		for _, t := range d.Tables {
+			if !t.RowBinlog() || t.Properties["disable_auto_compaction"] == "true" {
+				continue
+			}
+			retained := tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
+			lo, hi := catalog.BinlogKey(nil, t.ID, 0, 0), catalog.BinlogKey(nil, t.ID, retained, 0)
+			snap := e.db.NewSnapshot()
+			it, err := snap.NewIter(lo, hi)
+			if err != nil {
+				snap.Close()
+				return n, err
+			}
+			any := it.First()
+			it.Close()
+			snap.Close()
+			if !any {
+				continue
+			}
+			if err := e.db.Update(func(b *storage.Batch) error { b.DeleteRange(lo, hi); return nil }); err != nil {
+				return n, fmt.Errorf("cannot remove expired change records of %s: %w", t.Name, err)
+			}
+			if err := e.db.Compact(context.Background(), lo, hi); err != nil {
+				return n, fmt.Errorf("cannot compact expired change records of %s: %w", t.Name, err)
+			}
+			n++
+		}
 	}
 	return n, nil
 }

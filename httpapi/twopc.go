@@ -137,4 +137,7 @@ func (s *Server) Maintain() {
 	if _, err := s.engine.ReclaimTTL(); err != nil {
 		s.opts.Logger.Warn("cannot reclaim expired rows", zap.Error(err))
 	}
+	if _, err := s.engine.ReclaimBinlog(); err != nil {
+		s.opts.Logger.Warn("cannot remove expired change records", zap.Error(err))
+	}
 }
