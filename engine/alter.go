@@ -38,7 +38,7 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table, op sql.AlterOp) error {
 	switch op := op.(type) {
 	case *sql.SetProperties:
-		return alterProps(t, op.Properties)
+		return s.alterProps(d, t, op.Properties)
 	case *sql.AddColumn:
 		return addColumn(s, t, op.Column, op.Position)
 	case *sql.AddColumns:
@@ -49,7 +49,15 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		}
 		return nil
 	case *sql.DropColumn:
+		if binlogEnabled(t) && t.Properties["light_schema_change"] != "true" {
+			return errBinlogDDL
+		}
 		return dropColumn(t, op.Name)
+	case *sql.ModifyColumn, *sql.ReorderColumns:
+		// Doris's AlterOp.allowOpRowBinlog is false for both.
+		if binlogEnabled(t) {
+			return errBinlogDDL
+		}
 	case *sql.RenameTable:
 		if _, exists := d.Tables[op.New]; exists {
 			return errorf("Table '%s' already exists", op.New)
@@ -150,10 +158,73 @@ func isTTLColumn(t *catalog.Table, name string) bool {
 	return strings.EqualFold(name, catalog.TTLCol) || strings.EqualFold(name, t.Properties["function_column.ttl_col"])
 }
 
+// errBinlogDDL is Doris's AlterOperations.checkRowBinlogAllow: the ALTER
+// TABLE operations a Row Binlog table refuses.
 var errBinlogDDL = errorf("Not allowed to perform current operation on Table With binlog<row>")
 
-func binlogEnabled(t *catalog.Table) bool {
-	return t.Properties["binlog.enable"] == "true" && t.Properties["binlog.format"] == "ROW"
+// binlogEnabled reports whether t records Row Binlog.
+func binlogEnabled(t *catalog.Table) bool { return t.RowBinlog() }
+
+// rowBinlogDeniedProps are the table properties ALTER TABLE SET may not
+// change on a Row Binlog table (bloom filters need a heavy schema change;
+// storage relocation, per ModifyTablePropertiesOp.allowOpRowBinlog).
+var rowBinlogDeniedProps = map[string]bool{
+	"bloom_filter_columns":  true,
+	"bloom_filter_fpp":      true,
+	"storage_medium":        true,
+	"storage_cooldown_time": true,
+}
+
+// alterBinlogProps applies the binlog.* properties of one ALTER TABLE SET
+// as Doris's BinlogConfig.mergeFromProperties(force=false) does, in its
+// order: enable, the retention limits, need_historical_value, then format.
+// Nothing is applied unless every check passes.
+func (s *Session) alterBinlogProps(d *catalog.Database, t *catalog.Table, given map[string]string) error {
+	if len(given) == 0 {
+		return nil
+	}
+	if s.e.opts.DisableFeatureBinlog {
+		return errorf("Binlog feature is not enabled")
+	}
+	vals := map[string]string{}
+	for k, v := range given {
+		nv, err := analyzeBinlogValue(k, v)
+		if err != nil {
+			return err
+		}
+		vals[k] = nv
+	}
+	format := binlogFormat(t.Properties)
+	enable := t.Properties["binlog.enable"] == "true"
+	if v, ok := vals["binlog.enable"]; ok {
+		if (v == "true") != enable && format == binlogFormatRow {
+			return errorf("can't disable binlog when format is [Row]")
+		}
+		enable = v == "true"
+	}
+	if v, ok := vals["binlog.need_historical_value"]; ok {
+		old := t.Properties["binlog.need_historical_value"] == "true"
+		if (v == "true") != old {
+			return errorf("not support change binlog.need_historical_value from %t to %s", old, v)
+		}
+	}
+	if v, ok := vals["binlog.format"]; ok && v != format {
+		return errorf("not support change binlog format from %s to %s", format, v)
+	}
+	if v, ok := vals["binlog.ttl_seconds"]; ok && format == binlogFormatRow {
+		if err := checkBinlogTTL(v); err != nil {
+			return err
+		}
+	}
+	// SchemaChangeHandler.updateBinlogConfig: a database with binlog keeps
+	// its tables' binlog on.
+	if d.Properties["binlog.enable"] == "true" && !enable {
+		return errorf("db binlog is enable, but table binlog is disable")
+	}
+	for k, v := range vals {
+		t.Properties[k] = v
+	}
+	return nil
 }
 
 // shortenTTL accepts the same or a shorter row TTL duration on a
@@ -174,11 +245,19 @@ func shortenTTL(t *catalog.Table, v string) error {
 }
 
 // alterProps applies ALTER TABLE ... SET with each property's rule.
-func alterProps(t *catalog.Table, props []sql.Property) error {
+func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.Property) error {
+	binlog := map[string]string{}
 	for _, p := range props {
 		def, ok := tableProps[p.Key]
 		if !ok {
 			return unknownProps(map[string]string{p.Key: p.Value})
+		}
+		if def.kind == propBinlog {
+			binlog[p.Key] = p.Value
+			continue
+		}
+		if binlogEnabled(t) && rowBinlogDeniedProps[p.Key] {
+			return errBinlogDDL
 		}
 		if err := checkPropValue(p.Key, p.Value, def); err != nil {
 			return err
@@ -188,34 +267,6 @@ func alterProps(t *catalog.Table, props []sql.Property) error {
 			v = strings.ToLower(v)
 		}
 		switch p.Key {
-		case "binlog.enable":
-			if v == "false" && binlogEnabled(t) {
-				return errorf("can't disable binlog when format is [Row]")
-			}
-		case "binlog.format":
-			if v != t.Properties["binlog.format"] {
-				from := t.Properties["binlog.format"]
-				if from == "" {
-					from = "STATEMENT_AND_SNAPSHOT"
-				}
-				return errorf("not support change binlog format from %s to %s", from, v)
-			}
-		case "binlog.need_historical_value":
-			old := t.Properties["binlog.need_historical_value"]
-			if old == "" {
-				old = "false"
-			}
-			if v != old {
-				return errorf("not support change binlog.need_historical_value from %s to %s", old, v)
-			}
-		case "binlog.ttl_seconds":
-			if err := checkBinlogTTL(v); err != nil {
-				return err
-			}
-		case "bloom_filter_columns", "bloom_filter_fpp":
-			if binlogEnabled(t) {
-				return errBinlogDDL
-			}
 		case "replication_num":
 			t.Properties["replication_allocation"] = "tag.location.default: " + v
 			continue
@@ -231,7 +282,7 @@ func alterProps(t *catalog.Table, props []sql.Property) error {
 		}
 		t.Properties[p.Key] = v
 	}
-	return nil
+	return s.alterBinlogProps(d, t, binlog)
 }
 
 func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnPosition) error {
@@ -242,6 +293,9 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 		return errorf("Disable to create table column with name start with __DORIS_: %s", strings.ToUpper(cd.Name))
 	}
 	if t.Properties["light_schema_change"] != "true" {
+		if binlogEnabled(t) {
+			return errBinlogDDL
+		}
 		return errorf("ADD COLUMN needs light_schema_change enabled on table %s", t.Name)
 	}
 	c, err := buildColumn(cd, s)
@@ -257,8 +311,13 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 	if t.Keys != catalog.AggKeys && c.Agg != "" {
 		return errorf("Can not assign aggregation method on column in Duplicate or Unique data model table: %s", c.Name)
 	}
-	if binlogEnabled(t) && c.AutoInc {
-		return errorf("Row binlog does not support auto-increment column")
+	if binlogEnabled(t) {
+		if c.Type.Kind == types.Variant {
+			return errorf("Table with binlog<Row> does not support VARIANT column: %s", c.Name)
+		}
+		if c.AutoInc {
+			return errorf("Table with binlog<Row> does not support auto-increment column: %s", c.Name)
+		}
 	}
 	c.UID = t.NextUID
 	t.NextUID++

@@ -25,6 +25,16 @@ func (s *Session) createDatabase(st *sql.CreateDatabase) (*Result, error) {
 			}
 			return errorf("Can't create database '%s'; database exists", st.Name)
 		}
+		for k, v := range props {
+			if tableProps[k].kind != propBinlog {
+				continue
+			}
+			nv, err := analyzeBinlogValue(k, v)
+			if err != nil {
+				return err
+			}
+			props[k] = nv
+		}
 		if v, ok := props["binlog.ttl_seconds"]; ok {
 			if err := checkBinlogTTL(v); err != nil {
 				return err
@@ -57,8 +67,12 @@ func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 	return execResult(err)
 }
 
+// deleteTableData deletes a table's rows and its Row Binlog change records
+// (DROP TABLE, TRUNCATE: Doris drops the tablets holding both).
 func deleteTableData(b *storage.Batch, id int64) {
 	p := catalog.RowPrefix(id)
+	b.DeleteRange(p, storage.PrefixEnd(p))
+	p = catalog.BinlogPrefix(id)
 	b.DeleteRange(p, storage.PrefixEnd(p))
 }
 

@@ -16,6 +16,8 @@ const (
 	propBool
 	propInt
 	propPositiveInt
+	// propBinlog values are analysed by analyzeBinlogValue.
+	propBinlog
 )
 
 // propDef is one known table property.
@@ -75,12 +77,12 @@ var tableProps = map[string]propDef{
 	"function_column.ttl_col":                        {},
 	"function_column.ttl":                            {alterable: true},
 	"function_column.ttl_time_zone":                  {},
-	"binlog.enable":                                  {kind: propBool, alterable: true},
-	"binlog.format":                                  {alterable: true},
-	"binlog.need_historical_value":                   {kind: propBool, alterable: true},
-	"binlog.ttl_seconds":                             {kind: propInt, alterable: true},
-	"binlog.max_bytes":                               {kind: propInt, alterable: true},
-	"binlog.max_history_nums":                        {kind: propInt, alterable: true},
+	"binlog.enable":                                  {kind: propBinlog, alterable: true},
+	"binlog.format":                                  {kind: propBinlog, alterable: true},
+	"binlog.need_historical_value":                   {kind: propBinlog, alterable: true},
+	"binlog.ttl_seconds":                             {kind: propBinlog, alterable: true},
+	"binlog.max_bytes":                               {kind: propBinlog, alterable: true},
+	"binlog.max_history_nums":                        {kind: propBinlog, alterable: true},
 	"auto_bucket":                                    {kind: propBool},
 	"dynamic_partition.enable":                       {kind: propBool, alterable: true},
 	"dynamic_partition.time_unit":                    {alterable: true},
@@ -107,6 +109,9 @@ func checkPropValue(key, val string, def propDef) error {
 		if def.kind == propPositiveInt && n <= 0 {
 			return errorf("%s must be greater than 0", key)
 		}
+	case propBinlog:
+		_, err := analyzeBinlogValue(key, val)
+		return err
 	}
 	return nil
 }
@@ -125,15 +130,57 @@ func unknownProps(m map[string]string) error {
 	return errorf("Unknown properties: {%s}", strings.Join(parts, ", "))
 }
 
+// Binlog formats (Doris's BinlogConfig.BinlogFormat). A table without
+// binlog.format has the default STATEMENT_AND_SNAPSHOT (the CCR binlog).
+const (
+	binlogFormatRow      = "ROW"
+	binlogFormatStmt     = "STATEMENT_AND_SNAPSHOT"
+	binlogMaxLong        = "9223372036854775807"
+	binlogDefaultTTLSecs = "86400"
+)
+
+// analyzeBinlogValue validates one binlog.* value as Doris's
+// PropertyAnalyzer.analyzeBinlogConfig does and returns the value Doris
+// stores: binlog.enable and binlog.need_historical_value go through Java's
+// Boolean.parseBoolean (anything but true is false, never an error), the
+// numbers through Long.parseLong, and binlog.format is case-sensitive.
+func analyzeBinlogValue(key, v string) (string, error) {
+	switch key {
+	case "binlog.enable", "binlog.need_historical_value":
+		return strconv.FormatBool(strings.EqualFold(v, "true")), nil
+	case "binlog.format":
+		if v != binlogFormatRow && v != binlogFormatStmt {
+			return "", errorf("Invalid binlog format value: %s", v)
+		}
+		return v, nil
+	case "binlog.ttl_seconds", "binlog.max_bytes", "binlog.max_history_nums":
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return "", errorf("Invalid binlog %s value: %s", strings.TrimPrefix(key, "binlog."), v)
+		}
+		return strconv.FormatInt(n, 10), nil
+	}
+	return v, nil
+}
+
+// checkBinlogTTL validates binlog.ttl_seconds where Row Binlog applies.
 func checkBinlogTTL(v string) error {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return errorf("Invalid binlog.ttl_seconds format: %s", v)
+		return errorf("Invalid binlog ttl_seconds value: %s", v)
 	}
 	if n <= 0 {
 		return errorf("ROW binlog.ttl_seconds must be greater than 0")
 	}
 	return nil
+}
+
+// binlogFormat is the table's binlog format, the default when unset.
+func binlogFormat(p map[string]string) string {
+	if f := p["binlog.format"]; f != "" {
+		return f
+	}
+	return binlogFormatStmt
 }
 
 // effectiveProps computes the stored properties of a new table from the
@@ -171,16 +218,31 @@ func effectiveProps(given map[string]string, keys catalog.KeysType, dbProps map[
 			def("enable_mow_light_delete", "false")
 		}
 	}
-	if v, ok := dbProps["binlog.ttl_seconds"]; ok {
-		def("binlog.ttl_seconds", v)
+	// A new table starts from the database's binlog config (Doris's
+	// InternalCatalog.createOlapTable copies it, then merges the table's
+	// properties): binlog.ttl_seconds, and the rest, are inherited.
+	for k, v := range dbProps {
+		if tableProps[k].kind == propBinlog {
+			if nv, err := analyzeBinlogValue(k, v); err == nil {
+				def(k, nv)
+			}
+		}
 	}
 	def("binlog.enable", "false")
-	def("binlog.ttl_seconds", "86400")
-	def("binlog.max_bytes", "9223372036854775807")
-	def("binlog.max_history_nums", "9223372036854775807")
+	def("binlog.ttl_seconds", binlogDefaultTTLSecs)
+	def("binlog.max_bytes", binlogMaxLong)
+	def("binlog.max_history_nums", binlogMaxLong)
+	if p["binlog.format"] == binlogFormatRow {
+		def("binlog.need_historical_value", "false")
+	}
 	for k, v := range p {
-		if tableProps[k].kind == propBool {
+		switch tableProps[k].kind {
+		case propBool:
 			p[k] = strings.ToLower(v)
+		case propBinlog:
+			if nv, err := analyzeBinlogValue(k, v); err == nil {
+				p[k] = nv
+			}
 		}
 	}
 	p["storage_medium"] = strings.ToLower(p["storage_medium"])
@@ -254,7 +316,19 @@ func shownProps(t *catalog.Table, binlogFeature bool) [][2]string {
 	var out [][2]string
 	for _, k := range showPropOrder {
 		v, ok := t.Properties[k]
+		switch {
+		case ok:
+		case k == "binlog.format":
+			// BinlogConfig.appendToShowCreateTable always prints the
+			// format, and need_historical_value only for ROW.
+			v, ok = binlogFormatStmt, true
+		case k == "binlog.need_historical_value" && binlogFormat(t.Properties) == binlogFormatRow:
+			v, ok = "false", true
+		}
 		if !ok {
+			continue
+		}
+		if k == "binlog.need_historical_value" && binlogFormat(t.Properties) != binlogFormatRow {
 			continue
 		}
 		switch k {
