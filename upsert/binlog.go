@@ -22,6 +22,10 @@ type recorder struct {
 	key  []byte
 	val  []byte
 	row  []types.Value // scratch for delete images
+
+	delProj *catalog.Projection // reads only the delete sign
+	delRow  []types.Value
+	delScr  []types.Value
 }
 
 // newRecorder returns nil when the table keeps no Row Binlog.
@@ -71,22 +75,26 @@ func (r *recorder) deleteImage(del []types.Value) []byte {
 func (g *groupWriter) record(prefix, oldVal, newVal []byte) error {
 	oldLive := false
 	if oldVal != nil {
-		old, err := g.decode(prefix, oldVal)
+		del, err := g.valDeleted(oldVal)
 		if err != nil {
 			return err
 		}
-		oldLive = !g.deleted(old)
+		oldLive = !del
 	}
-	nr, err := g.decode(prefix, newVal)
+	newDel, err := g.valDeleted(newVal)
 	if err != nil {
 		return err
 	}
 	switch {
-	case g.deleted(nr) && !oldLive:
+	case newDel && !oldLive:
 		return nil
-	case g.deleted(nr):
+	case newDel:
 		after := oldVal // with before images the after image repeats the old values
 		if !g.rec.hist {
+			nr, err := g.decode(prefix, newVal)
+			if err != nil {
+				return err
+			}
 			after = g.rec.deleteImage(nr)
 		}
 		return g.rec.add(catalog.BinlogDelete, prefix, after, oldVal)
@@ -95,4 +103,24 @@ func (g *groupWriter) record(prefix, oldVal, newVal []byte) error {
 	default:
 		return g.rec.add(catalog.BinlogInsert, prefix, newVal, nil)
 	}
+}
+
+// valDeleted reads only the delete sign of a stored value.
+func (g *groupWriter) valDeleted(val []byte) (bool, error) {
+	if g.delSign < 0 {
+		return false, nil
+	}
+	r := g.rec
+	if r.delProj == nil {
+		need := make([]bool, len(g.t.Columns))
+		need[g.delSign] = true
+		r.delProj = g.rc.NewProjection(need)
+		r.delRow = make([]types.Value, len(g.t.Columns))
+	}
+	var err error
+	r.delScr, err = g.rc.DecodeValueMask(val, r.delRow, r.delScr, func(int) types.Value { return types.NullValue }, r.delProj)
+	if err != nil {
+		return false, err
+	}
+	return g.deleted(r.delRow), nil
 }

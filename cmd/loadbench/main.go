@@ -40,6 +40,7 @@ var (
 	preloadRows  int
 	flexibleMode bool
 	preloadDone  bool
+	binlogMode   bool
 )
 
 func main() {
@@ -51,11 +52,12 @@ func main() {
 	model := flag.String("model", "dup", "dup: a Duplicate Key table; mow: a Unique Key merge-on-write table")
 	preload := flag.Int("preload", 0, "with --model mow: rows loaded first (keys 0..preload*2 step 2, so half the load's keys exist)")
 	flexible := flag.Bool("flexible", false, "with --model mow: a flexible partial update writing 1 to 3 columns per row")
+	binlog := flag.Bool("binlog", false, "with --model mow: Row Binlog with before images on the table")
 	stream := flag.Bool("stream", false, "generate the body while sending it (chunked), so the client holds no copy: use with large --rows to measure the server's memory")
 	flag.Parse()
 	profile = *cpuprofile
 	streaming = *stream || *model == "mow" // the body must be generated after the preload
-	tableModel, preloadRows, flexibleMode = *model, *preload, *flexible
+	tableModel, preloadRows, flexibleMode, binlogMode = *model, *preload, *flexible, *binlog
 	if err := run(*rows, *format, *addr, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
@@ -148,6 +150,9 @@ func run(n int, format, addr string, keep bool) error {
 	ddl := "CREATE TABLE " + table + " (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
 	if tableModel == "mow" {
 		ddl = "CREATE TABLE " + table + " (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES (\"enable_unique_key_skip_bitmap_column\" = \"true\")"
+		if binlogMode {
+			ddl = strings.TrimSuffix(ddl, ")") + `, "binlog.enable" = "true", "binlog.format" = "ROW", "binlog.need_historical_value" = "true")`
+		}
 	}
 	if err := sql(addr, "bench", ddl); err != nil {
 		return err
