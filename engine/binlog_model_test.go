@@ -22,6 +22,8 @@ import (
 //
 //   - replaying binlog() in (TSO, LSN) order from an empty table rebuilds
 //     exactly the current table, and
+//   - a snapshot read FOR TIME AS OF any statement's moment gives the
+//     table as it was after that statement, and
 //   - MIN_DELTA over the window of any run of statements is the difference
 //     between the table before the first and after the last of them.
 func TestBinlogModel(t *testing.T) {
@@ -91,12 +93,22 @@ func TestBinlogModel(t *testing.T) {
 			rt.Fatalf("replaying binlog() gives %v, the table is %v", replay, final)
 		}
 
-		// MIN_DELTA over statements [i, j).
-		i := rapid.IntRange(0, n-1).Draw(rt, "from")
-		j := rapid.IntRange(i+1, n).Draw(rt, "to")
+		// FOR TIME AS OF the moment of statement k-1 is the table after it.
 		at := func(stmt int) string { // the clock while statement stmt (0-based) ran
 			return start.Add(time.Duration(stmt+1) * time.Second).Format("2006-01-02 15:04:05")
 		}
+		k := rapid.IntRange(0, n).Draw(rt, "asOf")
+		past := map[int64]int64{}
+		for _, r := range exec(fmt.Sprintf("SELECT k, v FROM t FOR TIME AS OF '%s'", at(k-1))).Rows {
+			past[r[0].I] = r[1].I
+		}
+		if !maps.Equal(past, snaps[k]) {
+			rt.Fatalf("FOR TIME AS OF after statement %d gives %v, the table was %v", k, past, snaps[k])
+		}
+
+		// MIN_DELTA over statements [i, j).
+		i := rapid.IntRange(0, n-1).Draw(rt, "from")
+		j := rapid.IntRange(i+1, n).Draw(rt, "to")
 		res := exec(fmt.Sprintf(`SELECT k, v, __DORIS_BINLOG_OP__ FROM t@incr("incrementType" = "MIN_DELTA",
 			"startTimestamp" = "%s", "endTimestamp" = "%s")`, at(i), at(j)))
 		before, after := snaps[i], snaps[j]

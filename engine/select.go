@@ -117,8 +117,6 @@ func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
 		return errorf("Table function %s is not supported yet", from.Func)
 	case from.ScanParams != nil:
 		return errorf("%s query is not supported yet", strings.ToUpper(from.ScanParams.Name))
-	case from.VersionAsOf != nil || from.TimeAsOf != nil:
-		return errorf("FOR VERSION/TIME AS OF is not supported yet")
 	}
 	if isInfoSchema(from.Table.DB) || (from.Table.DB == "" && isInfoSchema(s.db)) {
 		it, ok := s.infoSchemaTable(from.Table.Name)
@@ -154,6 +152,9 @@ func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
 			name = "" // not addressable
 		}
 		p.scope.Columns = append(p.scope.Columns, expr.Column{Name: name, Table: qual, Type: c.Type})
+	}
+	if from.VersionAsOf != nil || from.TimeAsOf != nil {
+		return s.planAsOf(p, from, t, s.evalContext())
 	}
 	return nil
 }
