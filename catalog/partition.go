@@ -50,7 +50,7 @@ func (t *Table) NewPartitionLocator() (*PartitionLocator, error) {
 			switch {
 			case s == "MAXVALUE":
 				out[i].max = true
-			case lowerOpen && s == typeMinimumText(ts[i]):
+			case lowerOpen && s == TypeMinimumText(ts[i]):
 				out[i].min = true
 			default:
 				v, err := types.ParseValue(s, ts[i], time.UTC)
@@ -93,9 +93,10 @@ func (t *Table) NewPartitionLocator() (*PartitionLocator, error) {
 	return l, nil
 }
 
-// typeMinimumText is the lower bound SHOW CREATE TABLE shows for the first
-// LESS THAN partition; rows below every value (and NULL) belong there.
-func typeMinimumText(t types.Type) string {
+// TypeMinimumText is the lower bound SHOW CREATE TABLE shows for the first
+// LESS THAN partition (the smallest value of the column type, as Doris
+// prints it); rows below every value (and NULL) belong there.
+func TypeMinimumText(t types.Type) string {
 	switch t.Kind {
 	case types.TinyInt:
 		return "-128"

@@ -56,7 +56,7 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 			lower := prevUpper
 			if lower == nil {
 				for _, ct := range colTypes[:min(len(upper), len(colTypes))] {
-					lower = append(lower, typeMinimum(ct))
+					lower = append(lower, catalog.TypeMinimumText(ct))
 				}
 			}
 			pdef.Values = [][]string{lower, upper}
@@ -87,28 +87,6 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 	}
 	t.Partition = p
 	return nil
-}
-
-// typeMinimum is the smallest value of a partition column type, as Doris
-// prints it for the open lower bound of the first range.
-func typeMinimum(t types.Type) string {
-	switch t.Kind {
-	case types.TinyInt:
-		return "-128"
-	case types.SmallInt:
-		return "-32768"
-	case types.Int:
-		return "-2147483648"
-	case types.BigInt:
-		return "-9223372036854775808"
-	case types.LargeInt:
-		return "-170141183460469231731687303715884105728"
-	case types.Date:
-		return "0000-01-01"
-	case types.DateTime:
-		return "0000-01-01 00:00:00"
-	}
-	return ""
 }
 
 // rangeKey renders one range bound: values in double quotes, date and

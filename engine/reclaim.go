@@ -20,16 +20,8 @@ import (
 func (e *Engine) ReclaimTTL() (int, error) {
 	now := e.clock.Now()
 	total := 0
-	for _, dbName := range e.cat.Databases() {
-		d, ok := e.cat.Database(dbName)
-		if !ok {
-			continue
-		}
-		for _, t := range d.Tables {
-			p := t.TTL()
-			if p == nil || t.Properties["disable_auto_compaction"] == "true" {
-				continue
-			}
+	for _, t := range e.compactingTables() {
+		if p := t.TTL(); p != nil {
 			n, err := e.reclaimTable(t, p, now.UnixMicro())
 			if err != nil {
 				return total, fmt.Errorf("cannot reclaim expired rows of %s: %w", t.Name, err)
@@ -120,15 +112,8 @@ func (e *Engine) reclaimTable(t *catalog.Table, p *catalog.TTLPolicy, nowUs int6
 func (e *Engine) ReclaimBinlog() (int, error) {
 	ref := e.oracle.ReadTSO()
 	n := 0
-	for _, dbName := range e.cat.Databases() {
-		d, ok := e.cat.Database(dbName)
-		if !ok {
-			continue
-		}
-		for _, t := range d.Tables {
-			if !t.RowBinlog() || t.Properties["disable_auto_compaction"] == "true" {
-				continue
-			}
+	for _, t := range e.compactingTables() {
+		if t.RowBinlog() {
 			retained := tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
 			lo, hi := catalog.BinlogKey(nil, t.ID, 0, 0), catalog.BinlogKey(nil, t.ID, retained, 0)
 			snap := e.db.NewSnapshot()
@@ -153,4 +138,22 @@ func (e *Engine) ReclaimBinlog() (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// compactingTables lists the tables whose background work runs: those
+// without disable_auto_compaction.
+func (e *Engine) compactingTables() []*catalog.Table {
+	var out []*catalog.Table
+	for _, dbName := range e.cat.Databases() {
+		d, ok := e.cat.Database(dbName)
+		if !ok {
+			continue
+		}
+		for _, t := range d.Tables {
+			if t.Properties["disable_auto_compaction"] != "true" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
