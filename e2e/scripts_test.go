@@ -24,6 +24,10 @@ var scriptWants = map[string][]string{
 		`"status": "Success"`, `commit successfully.`, `"data":"VISIBLE"`, `[30,"created",5.00]`, `[31,"created",6.00]`},
 	"error-log.sh": {`"Status": "Success"`, `"NumberLoadedRows": 2`, `"NumberFilteredRows": 2`, `"ErrorURL": "http://`,
 		"Reason: the length of input is too long than schema.", "src line [42,paid];"},
+	"row-binlog.sh": {`"Status": "Success"`, `"NumberLoadedRows": 2`,
+		`[0,1,"created",100.00,null,null]`, `[1,1,"paid",100.00,"created",100.00]`, `[2,1,"paid",100.00,"paid",100.00]`,
+		`[0,1,"created",150.00,null,null]`, `[1,1,"shipped",150.00,"created",150.00]`, `[0,2,"created",20.00,null,null]`,
+		`[1,"shipped",150.00,0]`, `[2,"created",20.00,0]`},
 	"row-ttl.sh": {`[2,"persistent"]`, `[3,"live"]`, `[4,"omitted"]`, `[3,2]`,
 		`"Status": "Success"`, `"NumberLoadedRows": 2`, `[10,"stream-live"]`, `[1,10]`},
 }
