@@ -50,3 +50,17 @@ func (c *Column) DefaultValue(now time.Time, loc *time.Location) (types.Value, e
 	}
 	return v, nil
 }
+
+// AddedValueFunc returns the value a stored row written before column col
+// was added shows for it: the column's default (NULL without one), as of
+// now in loc. Row decoders take it as their fill function.
+func (t *Table) AddedValueFunc(now time.Time, loc *time.Location) func(col int) types.Value {
+	return func(col int) types.Value {
+		c := t.Columns[col]
+		v, err := c.DefaultValue(now, loc)
+		if err != nil {
+			return types.Zero(c.Type)
+		}
+		return v
+	}
+}

@@ -130,7 +130,7 @@ func (s *Session) readAsOf(t *catalog.Table, target uint64, ctx *expr.Context, f
 		if err := rc.DecodeKey(key, row); err != nil {
 			return err
 		}
-		if scratch, err = rc.DecodeValue(u.before, row, scratch, func(int) types.Value { return types.NullValue }); err != nil {
+		if scratch, err = rc.DecodeValue(u.before, row, scratch, sc.fill); err != nil {
 			return err
 		}
 		for i, c := range t.Columns {

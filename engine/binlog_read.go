@@ -41,10 +41,11 @@ type changeLayout struct {
 	key    []byte // scratch: a full row key for DecodeKey
 	row    []types.Value
 	scr    []types.Value
+	added  func(col int) types.Value // columns added after a record was written
 }
 
-func newChangeLayout(e *Engine, t *catalog.Table, withBefore bool) *changeLayout {
-	l := &changeLayout{t: t, rc: e.Codec(t), before: make([]int, len(t.Columns))}
+func newChangeLayout(e *Engine, t *catalog.Table, withBefore bool, loc *time.Location) *changeLayout {
+	l := &changeLayout{t: t, rc: e.Codec(t), before: make([]int, len(t.Columns)), added: t.AddedValueFunc(e.clock.Now(), loc)}
 	for i, c := range t.Columns {
 		l.before[i] = -1
 		if !c.Hidden {
@@ -95,7 +96,7 @@ func (l *changeLayout) decode(keyPart, val []byte) error {
 		return err
 	}
 	var err error
-	l.scr, err = l.rc.DecodeValue(val, l.row, l.scr, func(int) types.Value { return types.NullValue })
+	l.scr, err = l.rc.DecodeValue(val, l.row, l.scr, l.added)
 	return err
 }
 
@@ -216,7 +217,7 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 		}
 	}
 	cs := &changeSource{mode: mode}
-	cs.l = newChangeLayout(s.e, t, t.BinlogHistorical())
+	cs.l = newChangeLayout(s.e, t, t.BinlogHistorical(), s.loc)
 	if start < end {
 		cs.lo = catalog.BinlogKey(nil, t.ID, start, 0)
 		cs.hi = catalog.BinlogKey(nil, t.ID, end, 0)

@@ -24,6 +24,7 @@ type scanner struct {
 	nowUs   int64 // the statement's one reference time for TTL
 	proj    *catalog.Projection
 	scratch []types.Value
+	added   func(col int) types.Value
 }
 
 func (s *Session) newScanner(t *catalog.Table, snap *storage.Snapshot, now time.Time) *scanner {
@@ -147,10 +148,8 @@ func (sc *scanner) decode(key, val []byte, row []types.Value) error {
 
 // fill is the value of a column added after a row was written: its default.
 func (sc *scanner) fill(col int) types.Value {
-	c := sc.t.Columns[col]
-	v, err := c.DefaultValue(sc.now, sc.loc)
-	if err != nil {
-		return types.Zero(c.Type)
+	if sc.added == nil {
+		sc.added = sc.t.AddedValueFunc(sc.now, sc.loc)
 	}
-	return v
+	return sc.added(col)
 }

@@ -10,6 +10,7 @@ import (
 	"loadgw/catalog"
 	"loadgw/expr"
 	"loadgw/storage"
+	"loadgw/tso"
 	"loadgw/types"
 )
 
@@ -69,6 +70,7 @@ type groupWriter struct {
 	seq     int       // the hidden sequence column, or -1
 	seqMap  int       // the value column it copies, or -1
 	rec     *recorder // nil without Row Binlog
+	added   func(col int) types.Value
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, binlog kvWriter) (*groupWriter, error) {
@@ -203,7 +205,10 @@ func (g *groupWriter) resolveSequence(prefix []byte, vals [][]byte, oldVal []byt
 }
 
 func (g *groupWriter) decode(prefix, val []byte) ([]types.Value, error) {
-	row, err := decodeRow(g.rc, withSuffix(prefix), val)
+	if g.added == nil {
+		g.added = g.t.AddedValueFunc(time.UnixMilli(tso.Physical(g.ts)).UTC(), time.UTC)
+	}
+	row, err := decodeRow(g.rc, withSuffix(prefix), val, g.added)
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode row of %s: %w", g.t.Name, err)
 	}

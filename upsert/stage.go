@@ -472,12 +472,12 @@ func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, rec *recorder, it *st
 }
 
 // decodeRow decodes a full row from a Unique/Aggregate Key row key and value.
-func decodeRow(rc *catalog.RowCodec, key, value []byte) ([]types.Value, error) {
+func decodeRow(rc *catalog.RowCodec, key, value []byte, fill func(col int) types.Value) ([]types.Value, error) {
 	row := make([]types.Value, len(rc.Table().Columns))
 	if err := rc.DecodeKey(key, row); err != nil {
 		return nil, err
 	}
-	if _, err := rc.DecodeValue(value, row, nil, func(int) types.Value { return types.NullValue }); err != nil {
+	if _, err := rc.DecodeValue(value, row, nil, fill); err != nil {
 		return nil, err
 	}
 	return row, nil
