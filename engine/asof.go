@@ -48,22 +48,24 @@ func (s *Session) planAsOf(p *plan, from *sql.TableRef, t *catalog.Table, ctx *e
 		target = start | (1<<tso.LogicalBits - 1) // every commit of that millisecond
 	}
 	ref := s.e.oracle.ReadTSO()
-	if t.MergeOnWrite() && target < ref {
-		retained := tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
-		if target+1 < retained {
-			return errorf("Row binlog offset has expired according to binlog.ttl_seconds")
-		}
+	s.e.writer.WaitCommitted(min(target, ref) + 1)
+	published := s.e.writer.Published() // newer TSOs may be of commits still writing
+	target = min(target, published)
+	if t.MergeOnWrite() && target < published && tso.Physical(target) <= tso.Physical(ref)-t.BinlogTTLMillis() {
+		// The changes after the target start at or before the retention
+		// boundary: their before images may be gone.
+		return errorf("Row binlog offset has expired according to binlog.ttl_seconds")
 	}
+	p.snap = s.e.db.NewSnapshot() // what cleanup removes later stays readable
+	snap := p.snap
 	p.feed = func(fn func(row []types.Value) (bool, error)) error {
-		return s.readAsOf(t, target, ctx, fn)
+		return s.readAsOf(snap, t, target, ctx, fn)
 	}
 	return nil
 }
 
 // readAsOf streams the rows of t as of commit target.
-func (s *Session) readAsOf(t *catalog.Table, target uint64, ctx *expr.Context, fn func(row []types.Value) (bool, error)) error {
-	snap := s.e.db.NewSnapshot()
-	defer snap.Close()
+func (s *Session) readAsOf(snap *storage.Snapshot, t *catalog.Table, target uint64, ctx *expr.Context, fn func(row []types.Value) (bool, error)) error {
 	sc := s.newScanner(t, snap, ctx.Now)
 	rc := sc.rc
 	if t.Keys == catalog.DupKeys {

@@ -212,10 +212,15 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 			}
 			start = retained
 		}
-		if end > ref+1 {
-			end = ref + 1
-		}
 	}
+	// A commit still writing with a TSO in the window is waited for, so a
+	// window read once is never completed later; the read sees the
+	// published commits through a snapshot taken now, so background
+	// cleanup cannot remove what was checked above.
+	end = min(end, ref+1)
+	s.e.writer.WaitCommitted(end)
+	end = min(end, s.e.writer.Published()+1)
+	p.snap = s.e.db.NewSnapshot()
 	cs := &changeSource{mode: mode}
 	cs.l = newChangeLayout(s.e, t, t.BinlogHistorical(), s.loc)
 	if start < end {
@@ -242,7 +247,8 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 		qual = from.Alias
 	}
 	p.scope.Columns, p.starHidden = cs.l.scope(qual, s.ShowHidden())
-	p.feed = func(fn func(row []types.Value) (bool, error)) error { return s.readChanges(cs, fn) }
+	snap := p.snap
+	p.feed = func(fn func(row []types.Value) (bool, error)) error { return s.readChanges(snap, cs, fn) }
 	return nil
 }
 
@@ -263,12 +269,10 @@ func (s *Session) incrTimestamp(v string) (uint64, error) {
 }
 
 // readChanges streams the rows of a change source to fn.
-func (s *Session) readChanges(cs *changeSource, fn func(row []types.Value) (bool, error)) error {
+func (s *Session) readChanges(snap *storage.Snapshot, cs *changeSource, fn func(row []types.Value) (bool, error)) error {
 	if cs.lo == nil {
 		return nil
 	}
-	snap := s.e.db.NewSnapshot()
-	defer snap.Close()
 	it, err := snap.NewIter(cs.lo, cs.hi)
 	if err != nil {
 		return err

@@ -24,6 +24,10 @@ type plan struct {
 	// and @incr); starHidden marks its columns * leaves out.
 	feed       func(fn func(row []types.Value) (bool, error)) error
 	starHidden []bool
+	// snap, when set, is the snapshot the statement reads, taken when it
+	// was planned (change records and snapshot reads check retention
+	// against it); query closes it.
+	snap *storage.Snapshot
 
 	agg *aggPlan // nil when not aggregating
 
@@ -48,6 +52,9 @@ func (s *Session) query(st *sql.Select) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.snap != nil {
+		defer p.snap.Close()
+	}
 	rows, err := s.execute(p, ctx)
 	if err != nil {
 		return nil, err
@@ -55,8 +62,13 @@ func (s *Session) query(st *sql.Select) (*Result, error) {
 	return &Result{ResultSet: true, Columns: p.outCols, Rows: rows, Loc: s.loc}, nil
 }
 
-func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (*plan, error) {
+func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr error) {
 	p := &plan{scope: &expr.Scope{}, distinct: st.Distinct, limit: st.Limit}
+	defer func() {
+		if retErr != nil && p.snap != nil {
+			p.snap.Close()
+		}
+	}()
 	if st.From != nil {
 		if err := s.planFrom(p, st.From); err != nil {
 			return nil, err

@@ -245,7 +245,16 @@ func (i *Iter) Key() []byte { return i.it.Key() }
 func (i *Iter) Value() []byte { return i.it.Value() }
 
 // Close releases the iterator and reports any error met while iterating.
-func (i *Iter) Close() error { return i.it.Close() }
+// Closing again does nothing: Pebble pools closed iterators, so a second
+// Close of the same one could close an iterator handed out since.
+func (i *Iter) Close() error {
+	if i.it == nil {
+		return nil
+	}
+	err := i.it.Close()
+	i.it = nil
+	return err
+}
 
 // PrefixEnd returns the smallest key greater than every key with prefix p.
 func PrefixEnd(p []byte) []byte {

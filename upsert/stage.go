@@ -291,6 +291,8 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	if err != nil {
 		return Result{}, err
 	}
+	w.inflight.Store(ts)
+	defer w.inflight.Store(0)
 	before, after, err := w.extraEntries(rc, txnID, ts, extra)
 	if err != nil {
 		return Result{}, err
@@ -322,6 +324,7 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	if err := storage.FinishAll(w.db, files...); err != nil {
 		return Result{}, err
 	}
+	w.published.Store(ts)
 	return Result{TSO: ts, Written: n}, nil
 }
 

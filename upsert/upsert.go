@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"loadgw/catalog"
 	"loadgw/storage"
@@ -26,12 +27,34 @@ type Writer struct {
 	db     *storage.DB
 	oracle *tso.Oracle
 	mu     sync.Mutex // serialises publish: TSO order = commit order
+	// published is the TSO of the last commit that is visible: commits take
+	// their TSO before they write, so the oracle's current TSO may still
+	// be in flight.
+	published atomic.Uint64
+	inflight  atomic.Uint64 // the TSO of the commit writing now, or 0
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
 func NewWriter(db *storage.DB, oracle *tso.Oracle) *Writer {
-	return &Writer{db: db, oracle: oracle}
+	w := &Writer{db: db, oracle: oracle}
+	w.published.Store(oracle.Current().CurrentTSO) // above every earlier commit
+	return w
 }
+
+// WaitCommitted returns once no commit with a TSO below bound is still
+// writing: a read of the changes before bound must not miss one that
+// becomes visible a moment later. At most one commit writes at a time.
+func (w *Writer) WaitCommitted(bound uint64) {
+	if t := w.inflight.Load(); t != 0 && t < bound {
+		w.mu.Lock()
+		w.mu.Unlock() //nolint:staticcheck // waiting for the writing commit is the point
+	}
+}
+
+// Published is the TSO of the newest visible commit: every commit with a
+// TSO at or below it is visible to a snapshot taken afterwards, none above
+// it is half-written.
+func (w *Writer) Published() uint64 { return w.published.Load() }
 
 // Oracle is the writer's TSO oracle.
 func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
@@ -147,6 +170,8 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	if err != nil {
 		return Result{}, err
 	}
+	w.inflight.Store(ts)
+	defer w.inflight.Store(0)
 	b := w.db.NewBatchSize(set.bytes + 48*set.len())
 	defer b.Close()
 	var n int
@@ -165,6 +190,7 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	if err := b.Commit(); err != nil {
 		return Result{}, err
 	}
+	w.published.Store(ts)
 	return Result{TSO: ts, Written: n}, nil
 }
 
