@@ -84,6 +84,7 @@ func (s *Session) readAsOf(snap *storage.Snapshot, t *catalog.Table, target uint
 		before  []byte
 	}
 	undone := map[string]undo{}
+	held := 0 // bytes the undo map keeps, roughly
 	var order []string
 	if target < ^uint64(0) {
 		it, err := snap.NewIter(catalog.BinlogKey(nil, t.ID, target+1, 0), storage.PrefixEnd(catalog.BinlogPrefix(t.ID)))
@@ -100,6 +101,10 @@ func (s *Session) readAsOf(snap *storage.Snapshot, t *catalog.Table, target uint
 				continue
 			}
 			undone[string(keyPart)] = undo{existed: op != catalog.BinlogInsert, before: append([]byte(nil), before...)}
+			if held += 2*len(keyPart) + len(before) + 64; held > maxFoldBytes {
+				it.Close()
+				return errorf("FOR VERSION/TIME AS OF undoes more than %d MB of changed rows; choose a later target", maxFoldBytes>>20)
+			}
 			order = append(order, string(keyPart))
 		}
 		if err := it.Close(); err != nil {

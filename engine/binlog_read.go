@@ -359,6 +359,10 @@ func (s *Session) readChanges(snap *storage.Snapshot, cs *changeSource, fn func(
 	return nil
 }
 
+// maxFoldBytes bounds the memory of one statement's per-key folding
+// (MIN_DELTA, snapshot reads of merge-on-write tables).
+const maxFoldBytes = 1 << 30
+
 // netChange is the first and last record of one key in a MIN_DELTA window.
 type netChange struct {
 	keyPart              []byte
@@ -373,6 +377,7 @@ func (s *Session) minDelta(cs *changeSource, it *storage.Iter, fn func(row []typ
 	l := cs.l
 	index := map[string]int{}
 	var changes []netChange
+	held := 0 // bytes the fold keeps, roughly
 	for ok := it.First(); ok; ok = it.Next() {
 		op, keyPart, after, before, err := catalog.SplitBinlogRecord(it.Value())
 		if err != nil {
@@ -384,6 +389,9 @@ func (s *Session) minDelta(cs *changeSource, it *storage.Iter, fn func(row []typ
 			i = len(changes)
 			index[string(keyPart)] = i
 			changes = append(changes, netChange{keyPart: bytes.Clone(keyPart), firstOp: op, startImage: bytes.Clone(before)})
+			if held += 2*len(keyPart) + len(before) + len(after) + 96; held > maxFoldBytes {
+				return errorf("MIN_DELTA INCR query folds more than %d MB of changed rows; narrow the window with startTimestamp and endTimestamp", maxFoldBytes>>20)
+			}
 		}
 		c := &changes[i]
 		c.lastOp, c.lastTSO, c.lastLSN = op, ts, lsn
