@@ -199,31 +199,18 @@ func CanonicalJSON(s string) (string, error) {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	inStr, esc := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inStr:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			continue
-		}
-		b.WriteByte(c)
-	}
+	stripJSONSpace(s, &b)
 	return b.String(), nil
 }
 
 // isCompactJSON reports whether valid JSON s has no whitespace outside strings.
-func isCompactJSON(s string) bool {
+func isCompactJSON(s string) bool { return !stripJSONSpace(s, nil) }
+
+// stripJSONSpace walks valid JSON s and reports whether it has whitespace
+// outside strings; with b set it writes s without that whitespace to b,
+// else it stops at the first.
+func stripJSONSpace(s string, b *strings.Builder) bool {
+	found := false
 	inStr, esc := false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -240,10 +227,17 @@ func isCompactJSON(s string) bool {
 		case c == '"':
 			inStr = true
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false
+			if b == nil {
+				return true
+			}
+			found = true
+			continue
+		}
+		if b != nil {
+			b.WriteByte(c)
 		}
 	}
-	return true
+	return found
 }
 
 // ParseDecimal parses text into an unscaled DECIMAL(precision, scale) value
