@@ -42,6 +42,7 @@ type changeLayout struct {
 	row    []types.Value
 	scr    []types.Value
 	added  func(col int) types.Value // columns added after a record was written
+	saved  []types.Value             // scratch: an after image while its before image shows
 }
 
 func newChangeLayout(e *Engine, t *catalog.Table, withBefore bool, loc *time.Location) *changeLayout {
@@ -331,7 +332,8 @@ func (s *Session) readChanges(snap *storage.Snapshot, cs *changeSource, fn func(
 			out[len(l.cols)] = types.NewInt(types.TinyInt, incrDelete)
 		case catalog.BinlogUpdate:
 			// UPDATE_BEFORE: the before image, or only the key without one.
-			after := append([]types.Value(nil), l.row...)
+			l.saved = append(l.saved[:0], l.row...)
+			after := l.saved
 			if len(before) > 0 {
 				if err := l.decode(keyPart, before); err != nil {
 					return err
