@@ -91,3 +91,10 @@ func BinlogKeyTSO(key []byte) (tso, lsn uint64) {
 	n := len(key)
 	return binary.BigEndian.Uint64(key[n-16 : n-8]), binary.BigEndian.Uint64(key[n-8:])
 }
+
+// BinlogCleanKey holds, per table, the TSO below which background cleanup
+// has removed change records (big endian). Reads never start below it, even
+// when a longer binlog.ttl_seconds would admit older records.
+func BinlogCleanKey(tableID int64) []byte {
+	return binary.BigEndian.AppendUint64([]byte("m/binlog_clean/"), uint64(tableID))
+}

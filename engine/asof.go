@@ -51,12 +51,18 @@ func (s *Session) planAsOf(p *plan, from *sql.TableRef, t *catalog.Table, ctx *e
 	s.e.writer.WaitCommitted(min(target, ref) + 1)
 	published := s.e.writer.Published() // newer TSOs may be of commits still writing
 	target = min(target, published)
-	if t.MergeOnWrite() && target < published && tso.Physical(target) <= tso.Physical(ref)-t.BinlogTTLMillis() {
-		// The changes after the target start at or before the retention
-		// boundary: their before images may be gone.
-		return errorf("Row binlog offset has expired according to binlog.ttl_seconds")
-	}
 	p.snap = s.e.db.NewSnapshot() // what cleanup removes later stays readable
+	if t.MergeOnWrite() && target < published {
+		// Undoing the changes after the target needs every one of them.
+		retained, err := s.e.binlogRetained(p.snap, t, ref)
+		if err != nil {
+			return err
+		}
+		if tso.Physical(target) < tso.Physical(retained) { // at or before the boundary's millisecond
+
+			return errorf("Row binlog offset has expired according to binlog.ttl_seconds")
+		}
+	}
 	snap := p.snap
 	p.feed = func(fn func(row []types.Value) (bool, error)) error {
 		return s.readAsOf(snap, t, target, ctx, fn)

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"strings"
 	"time"
 
@@ -204,15 +206,6 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 				return errorf("MIN_DELTA INCR query requires base table to enable binlog.need_historical_value=true")
 			}
 		}
-		// Retention: records committed at or before the reference time
-		// minus binlog.ttl_seconds are expired.
-		retained := tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
-		if start < retained {
-			if startSet && mode == "MIN_DELTA" {
-				return errorf("Row binlog offset has expired according to binlog.ttl_seconds")
-			}
-			start = retained
-		}
 	}
 	// A commit still writing with a TSO in the window is waited for, so a
 	// window read once is never completed later; the read sees the
@@ -222,6 +215,18 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 	s.e.writer.WaitCommitted(end)
 	end = min(end, s.e.writer.Published()+1)
 	p.snap = s.e.db.NewSnapshot()
+	if from.Func == "" {
+		retained, err := s.e.binlogRetained(p.snap, t, ref)
+		if err != nil {
+			return err
+		}
+		if start < retained {
+			if startSet && mode == "MIN_DELTA" {
+				return errorf("Row binlog offset has expired according to binlog.ttl_seconds")
+			}
+			start = retained
+		}
+	}
 	cs := &changeSource{mode: mode}
 	cs.l = newChangeLayout(s.e, t, t.BinlogHistorical(), s.loc)
 	if start < end {
@@ -251,6 +256,23 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 	snap := p.snap
 	p.feed = func(fn func(row []types.Value) (bool, error)) error { return s.readChanges(snap, cs, fn) }
 	return nil
+}
+
+// binlogRetained is the first TSO whose change records a statement with
+// reference TSO ref may read: records committed at or before the reference
+// time minus binlog.ttl_seconds are expired, and none below what cleanup
+// has removed is left.
+func (e *Engine) binlogRetained(snap *storage.Snapshot, t *catalog.Table, ref uint64) (uint64, error) {
+	retained := tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
+	v, err := snap.Get(catalog.BinlogCleanKey(t.ID))
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+	case err != nil:
+		return 0, err
+	case len(v) == 8:
+		retained = max(retained, binary.BigEndian.Uint64(v))
+	}
+	return retained, nil
 }
 
 // incrTimestamp parses a window bound, a DATETIME in the session time

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
 	"context"
 	"fmt"
 
@@ -128,7 +129,12 @@ func (e *Engine) ReclaimBinlog() (int, error) {
 			if !any {
 				continue
 			}
-			if err := e.db.Update(func(b *storage.Batch) error { b.DeleteRange(lo, hi); return nil }); err != nil {
+			mark := binary.BigEndian.AppendUint64(nil, retained)
+			if err := e.db.Update(func(b *storage.Batch) error {
+				b.DeleteRange(lo, hi)
+				b.Set(catalog.BinlogCleanKey(t.ID), mark) // never lowered: retained only grows
+				return nil
+			}); err != nil {
 				return n, fmt.Errorf("cannot remove expired change records of %s: %w", t.Name, err)
 			}
 			if err := e.db.Compact(context.Background(), lo, hi); err != nil {
