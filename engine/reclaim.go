@@ -2,8 +2,8 @@ package engine
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"fmt"
 
 	"loadgw/catalog"
