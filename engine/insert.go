@@ -127,6 +127,9 @@ func (s *Session) insertPartial(t *catalog.Table, names []string, targets []int)
 	if s.Var("enable_unique_key_partial_update") != "true" || t.Keys != catalog.UniqueKeys || names == nil {
 		return nil, nil, nil
 	}
+	if t.TTL() != nil {
+		return nil, nil, errorf("Partial update is not supported on tables with row TTL")
+	}
 	if !t.MergeOnWrite() {
 		return nil, nil, errorf("Only unique key merge on write support partial update")
 	}

@@ -176,6 +176,9 @@ func fmtTableName(db, name string) string { return fmt.Sprintf("%s.%s", db, name
 func (s *Session) createMaterializedView(st *sql.CreateMaterializedView) (*Result, error) {
 	if st.Query != nil && st.Query.From != nil && st.Query.From.Func == "" {
 		if t, err := s.lookupTable(st.Query.From.Table); err == nil && t.TTL() != nil {
+			if st.Async {
+				return nil, errorf("asynchronous materialized views do not support base tables with row ttl")
+			}
 			return nil, errorf("synchronous materialized views do not support tables with row ttl")
 		}
 	}

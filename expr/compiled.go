@@ -132,7 +132,16 @@ type castNode struct {
 }
 
 func (n *castNode) Type() types.Type { return n.to }
-func (n *castNode) IsConst() bool    { return n.x.IsConst() }
+
+// IsConst is false for a conversion between TIMESTAMPTZ and another type:
+// it depends on the session time zone, which constant folding (in UTC)
+// does not know.
+func (n *castNode) IsConst() bool {
+	if (n.to.Kind == types.TimestampTZ) != (n.x.Type().Kind == types.TimestampTZ) {
+		return false
+	}
+	return n.x.IsConst()
+}
 func (n *castNode) Eval(row []types.Value, ctx *Context) (types.Value, error) {
 	v, err := n.x.Eval(row, ctx)
 	if err != nil || v.Kind == types.Null {

@@ -393,6 +393,9 @@ type CreateMaterializedView struct {
 	Properties   []Property
 	Query        *Select
 	QuerySpan    Span // the text of the query
+	// Async is set by the clauses only an asynchronous materialized view
+	// has (BUILD, REFRESH, PARTITION BY, DISTRIBUTED BY).
+	Async bool
 }
 
 // DropMaterializedView is DROP MATERIALIZED VIEW [IF EXISTS] Name [ON Table].

@@ -192,11 +192,29 @@ func (p *parser) createMaterializedView() Statement {
 	p.expectKw("VIEW")
 	s := &CreateMaterializedView{IfNotExists: p.acceptKws("IF", "NOT", "EXISTS")}
 	s.Name = p.tableName()
+	// The clauses of an asynchronous materialized view: BUILD IMMEDIATE |
+	// DEFERRED, REFRESH COMPLETE | AUTO | NEVER [ON MANUAL | COMMIT |
+	// SCHEDULE EVERY n unit [STARTS 'ts']], and later PARTITION BY (...).
+	for p.isKw("BUILD") || p.isKw("REFRESH") {
+		s.Async = true
+		p.next()
+		for p.peek().kind != tkEOF && !p.isOp("(") && !p.isKw("BUILD") && !p.isKw("REFRESH") &&
+			!p.isKw("COMMENT") && !p.isKw("PARTITION") && !p.isKw("DISTRIBUTED") && !p.isKw("PROPERTIES") && !p.isKw("AS") {
+			p.next()
+		}
+	}
 	if p.isOp("(") {
 		s.Columns = p.identList()
 	}
 	s.Comment = p.optComment()
+	if p.acceptKws("PARTITION", "BY") {
+		s.Async = true
+		p.skipParens()
+	}
 	s.Distribution = p.optDistribution()
+	if s.Distribution != nil {
+		s.Async = true
+	}
 	s.Properties = p.optProperties()
 	p.expectKw("AS")
 	start := p.peek().off
@@ -367,4 +385,18 @@ func (p *parser) partValue() PartValue {
 	p.expect("INTEGER_VALUE")
 	p.mismatch()
 	return PartValue{}
+}
+
+// skipParens skips a balanced ( ... ) group.
+func (p *parser) skipParens() {
+	p.expectOp("(")
+	for depth := 1; depth > 0 && p.peek().kind != tkEOF; {
+		switch {
+		case p.isOp("("):
+			depth++
+		case p.isOp(")"):
+			depth--
+		}
+		p.next()
+	}
 }
