@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"loadgw/types"
 )
@@ -136,20 +137,19 @@ func (p *TTLPolicy) Expired(row []types.Value, nowMicros int64) bool {
 }
 
 // ToTTLMicros converts a value written to the direct-mode hidden column to
-// epoch microseconds: integers as they are, DATE/DATETIME in the session
-// or load time zone offset (seconds east of UTC), TIMESTAMPTZ as its
-// instant.
-func ToTTLMicros(v types.Value, offsetAt func(localMicros int64) int) (types.Value, bool) {
+// epoch microseconds: integers as they are, DATE/DATETIME read in loc (the
+// session or load time zone; see types.LocalToUTC for daylight-saving
+// changes), TIMESTAMPTZ as its instant.
+func ToTTLMicros(v types.Value, loc *time.Location) (types.Value, bool) {
 	switch v.Kind {
 	case types.Null:
 		return v, true
 	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
 		return types.NewInt(types.BigInt, v.I), true
 	case types.Date:
-		local := v.I * 86_400_000_000
-		return types.NewInt(types.BigInt, local-int64(offsetAt(local))*1_000_000), true
+		return types.NewInt(types.BigInt, types.LocalToUTC(v.I*86_400_000_000, loc)), true
 	case types.DateTime:
-		return types.NewInt(types.BigInt, v.I-int64(offsetAt(v.I))*1_000_000), true
+		return types.NewInt(types.BigInt, types.LocalToUTC(v.I, loc)), true
 	case types.TimestampTZ:
 		return types.NewInt(types.BigInt, v.I), true
 	}

@@ -281,7 +281,7 @@ func convertForColumn(v types.Value, c *catalog.Column, loc *time.Location, stri
 	if c.Name == catalog.TTLCol && c.Type.Kind == types.BigInt {
 		// Direct-mode expiration: dates and datetimes in the session time
 		// zone, TIMESTAMPTZ as its instant, integers as microseconds.
-		if out, ok := catalog.ToTTLMicros(v, zoneOffset(loc)); ok {
+		if out, ok := catalog.ToTTLMicros(v, loc); ok {
 			v = out
 		}
 	}
@@ -346,12 +346,3 @@ func syncTTL(t *catalog.Table, rows [][]types.Value) error {
 	return nil
 }
 
-// zoneOffset gives the offset (seconds east of UTC) of loc at a local wall
-// time in microseconds since the epoch.
-func zoneOffset(loc *time.Location) func(localMicros int64) int {
-	return func(local int64) int {
-		u := time.UnixMicro(local).UTC()
-		_, off := time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), loc).Zone()
-		return off
-	}
-}

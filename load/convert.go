@@ -31,12 +31,6 @@ type rowBuilder struct {
 	ttl      *catalog.TTLPolicy
 }
 
-// zoneOffset is the load time zone's offset at a local wall time.
-func (b *rowBuilder) zoneOffset(local int64) int {
-	u := time.UnixMicro(local).UTC()
-	_, off := time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), b.loc).Zone()
-	return off
-}
 
 // partitionReason is the filter reason of a row no allowed partition takes,
 // or "".
@@ -161,7 +155,7 @@ func (b *rowBuilder) fromValue(v types.Value, c *catalog.Column) (types.Value, s
 	if b.ttl != nil && b.ttl.Source < 0 && c.Name == catalog.TTLCol {
 		// Direct-mode expiration: dates and datetimes in the load time
 		// zone, TIMESTAMPTZ as its instant, integers as microseconds.
-		if out, ok := catalog.ToTTLMicros(v, b.zoneOffset); ok {
+		if out, ok := catalog.ToTTLMicros(v, b.loc); ok {
 			v = out
 		}
 	}

@@ -176,7 +176,9 @@ func convertZone(micros int64, cv *civil, k Kind, loc *time.Location, s string) 
 }
 
 // LocalToUTC converts civil microseconds read in loc (nil: UTC) to the UTC
-// instant. In a daylight-saving gap or overlap the choice is time.Date's.
+// instant, as Doris (cctz) does: a civil time a daylight-saving change
+// repeats is its earlier instant; one it skips is the instant of the
+// change, so later civil times never map to earlier instants.
 func LocalToUTC(micros int64, loc *time.Location) int64 {
 	if loc == nil || loc == time.UTC {
 		return micros
@@ -184,8 +186,31 @@ func LocalToUTC(micros int64, loc *time.Location) int64 {
 	days, tod := SplitMicros(micros)
 	y, m, d := CivilFromDays(days)
 	sec := tod / MicrosPerSecond
+	civil := days*86400 + sec // civil seconds since the epoch
 	t := time.Date(y, time.Month(m), d, int(sec/3600), int(sec/60%60), int(sec%60), 0, loc)
-	return t.Unix()*MicrosPerSecond + tod%MicrosPerSecond
+	civilOf := func(t time.Time) int64 { _, off := t.Zone(); return t.Unix() + int64(off) }
+	frac := tod % MicrosPerSecond
+	if got := civilOf(t); got != civil {
+		// Skipped: t is on one side of the change; the change is the
+		// boundary of t's zone period on the side of the civil time.
+		start, end := t.ZoneBounds()
+		if got > civil && !start.IsZero() {
+			return start.Unix() * MicrosPerSecond
+		}
+		if got < civil && !end.IsZero() {
+			return end.Unix() * MicrosPerSecond
+		}
+		return t.Unix()*MicrosPerSecond + frac
+	}
+	if start, _ := t.ZoneBounds(); !start.IsZero() {
+		// Repeated: the same civil time in the period before t's, if it
+		// falls there, is the earlier instant.
+		_, prevOff := start.Add(-time.Second).Zone()
+		if e := time.Unix(civil-int64(prevOff), 0); e.Before(start) && civilOf(e.In(loc)) == civil {
+			return e.Unix()*MicrosPerSecond + frac
+		}
+	}
+	return t.Unix()*MicrosPerSecond + frac
 }
 
 // UTCToLocal converts a UTC instant to civil microseconds in loc (nil: UTC).
