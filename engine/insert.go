@@ -345,4 +345,3 @@ func syncTTL(t *catalog.Table, rows [][]types.Value) error {
 	}
 	return nil
 }
-

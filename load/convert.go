@@ -31,7 +31,6 @@ type rowBuilder struct {
 	ttl      *catalog.TTLPolicy
 }
 
-
 // partitionReason is the filter reason of a row no allowed partition takes,
 // or "".
 func (b *rowBuilder) partitionReason(row []types.Value) string {
