@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"loadgw/catalog"
 	"loadgw/storage"
@@ -19,7 +20,10 @@ import (
 // queries already hide expired rows. Tables with disable_auto_compaction are
 // skipped. It returns how many row versions it removed.
 func (e *Engine) ReclaimTTL() (int, error) {
-	now := e.clock.Now()
+	// A statement reads its time before it opens its snapshot; removing
+	// only rows expired for reclaimLag already keeps every row such a
+	// statement may still show (also when the clock steps back that much).
+	now := e.clock.Now().Add(-reclaimLag)
 	total := 0
 	for _, t := range e.compactingTables() {
 		if p := t.TTL(); p != nil {
@@ -145,6 +149,9 @@ func (e *Engine) ReclaimBinlog() (int, error) {
 	}
 	return n, nil
 }
+
+// reclaimLag is how long an expired row stays in storage at least.
+const reclaimLag = time.Minute
 
 // compactingTables lists the tables whose background work runs: those
 // without disable_auto_compaction.
