@@ -3,7 +3,9 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -83,12 +85,24 @@ type streamLoad struct {
 // auth, table, headers and label are checked.
 func (s *Server) handleStreamLoad(w http.ResponseWriter, r *http.Request) {
 	sl := &streamLoad{s: s, w: w, r: r, start: time.Now()}
+	body := &eofBody{ReadCloser: r.Body}
+	r.Body = body
 	sl.resp.TxnID = -1
 	sl.resp.TwoPhaseCommit = "false"
 	if err := sl.run(); err != nil {
 		sl.fail(err)
 	}
 	sl.resp.LoadTimeMs = time.Since(sl.start).Milliseconds()
+	rc := http.NewResponseController(w)
+	if r.ContentLength != 0 && !body.eof {
+		// The load ended before its body did (an error, a refusal before
+		// reading): answer now and drop the connection rather than wait
+		// for the rest of a body nobody reads.
+		w.Header().Set("Connection", "close")
+		_ = rc.SetReadDeadline(time.Now())
+	} else {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(sl.resp.JSON())
@@ -184,17 +198,15 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	if err != nil {
 		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = " + err.Error()}
 	}
+	ctx, cancel := context.WithTimeout(sl.r.Context(), p.Timeout)
+	defer cancel()
+	// A body that stops arriving must not outlive the timeout either, also
+	// while a decompressor reads its header.
+	_ = http.NewResponseController(sl.w).SetReadDeadline(sl.start.Add(p.Timeout))
 	counter := &countingReader{r: load.LimitBody(sl.r.Body, opts.MaxBodyBytes)}
 	body, err := load.Decompress(counter, p.CompressType, opts.MaxDecompressedBytes)
 	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(sl.r.Context(), p.Timeout)
-	defer cancel()
-	// A body that stops arriving must not outlive the timeout either.
-	rc := http.NewResponseController(sl.w)
-	if err := rc.SetReadDeadline(sl.start.Add(p.Timeout)); err == nil {
-		defer rc.SetReadDeadline(time.Time{})
+		return sl.readErr(ctx, p.Timeout, err)
 	}
 	select {
 	case sl.s.loadSlots <- struct{}{}:
@@ -351,6 +363,32 @@ func (s *Server) checkLoadAuth(r *http.Request) error {
 }
 
 // countingReader counts the body bytes received (LoadBytes).
+// readErr reports a failure to read the body's start: the load's timeout
+// when its deadline cut the read off, a cancellation when the client left.
+func (sl *streamLoad) readErr(ctx context.Context, timeout time.Duration, err error) error {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &load.Error{Code: load.CodeTimeout, Client: true, Err: err, Msg: "load timeout, timeout: " + timeout.String()}
+	case errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, io.ErrUnexpectedEOF):
+		return &load.Error{Code: load.CodeCancelled, Client: true, Err: err, Msg: "the client closed the connection before the load body ended"}
+	}
+	return err
+}
+
+// eofBody remembers whether a request body was read to its end.
+type eofBody struct {
+	io.ReadCloser
+	eof bool
+}
+
+func (b *eofBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.eof = true
+	}
+	return n, err
+}
+
 type countingReader struct {
 	r interface{ Read([]byte) (int, error) }
 	n int64

@@ -128,7 +128,7 @@ func peekEmpty(r io.Reader) (io.Reader, bool, error) {
 	var one [1]byte
 	n, err := io.ReadFull(r, one[:])
 	if n == 0 {
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if err == io.EOF { // a body cut short (io.ErrUnexpectedEOF) is not an empty one
 			return bytes.NewReader(nil), true, nil
 		}
 		return nil, false, err

@@ -22,6 +22,7 @@ const (
 	CodeLabelAlreadyExists = "LABEL_ALREADY_EXISTS"
 	CodeNotAuthorized      = "NOT_AUTHORIZED"
 	CodeTimeout            = "TIMEOUT"
+	CodeCancelled          = "CANCELLED"
 	CodeE217               = "E-217"
 	CodeE1101              = "E-1101"
 )

@@ -77,8 +77,8 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 		free <- b
 	}
 	// The producer stopped without reaching the end: the load ran out of
-	// time.
-	return r.timeout(ctx, context.DeadlineExceeded)
+	// time, or the client went away.
+	return r.timeout(ctx, ctx.Err())
 }
 
 // timeout reports err as the load's timeout when the load's deadline passed
@@ -86,6 +86,9 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 func (r *reader) timeout(ctx context.Context, err error) error {
 	expired := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)
 	if !expired {
+		if errors.Is(err, context.Canceled) {
+			return errClientGone(err)
+		}
 		return err
 	}
 	var le *Error
@@ -93,6 +96,12 @@ func (r *reader) timeout(ctx context.Context, err error) error {
 		return err
 	}
 	return &Error{Code: CodeTimeout, Client: true, Msg: "load timeout, timeout: " + r.p.Timeout.String(), Err: err}
+}
+
+// errClientGone is the failure of a load whose request ended (the client
+// closed the connection) before its body did.
+func errClientGone(err error) *Error {
+	return &Error{Code: CodeCancelled, Client: true, Err: err, Msg: "the client closed the connection before the load body ended"}
 }
 
 // srcBatch is a batch of source rows handed from the reading goroutine to
@@ -133,7 +142,7 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 		}
 		b.n, b.raw, b.eof, b.err = 0, b.raw[:0], false, nil
 		if err := ctx.Err(); err != nil {
-			b.err = &Error{Code: CodeTimeout, Msg: "load timeout, timeout: " + r.p.Timeout.String(), Err: err}
+			b.err = r.timeout(ctx, err)
 		}
 		for b.err == nil && b.n < srcBatchRows {
 			row := b.vals[b.n*nsrc : (b.n+1)*nsrc]
