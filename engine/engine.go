@@ -13,6 +13,7 @@ import (
 	"loadgw/clock"
 	"loadgw/storage"
 	"loadgw/tso"
+	"loadgw/types"
 	"loadgw/upsert"
 )
 
@@ -69,7 +70,7 @@ func Open(dir string, opts Options) (*Engine, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Engine{
+	e := &Engine{
 		opts:   opts,
 		db:     db,
 		cat:    cat,
@@ -77,7 +78,19 @@ func Open(dir string, opts Options) (*Engine, error) {
 		writer: upsert.NewWriter(db, oracle),
 		clock:  opts.Clock,
 		codecs: map[*catalog.Table]*catalog.RowCodec{},
-	}, nil
+	}
+	e.writer.SetAutoInc(e.AutoIncValue)
+	return e, nil
+}
+
+// AutoIncValue hands out a fresh value of AUTO_INCREMENT column col of t.
+func (e *Engine) AutoIncValue(t *catalog.Table, col int) (types.Value, error) {
+	c := t.Columns[col]
+	n, err := e.autoInc.alloc(e.db, t, c, 1)
+	if err != nil {
+		return types.Value{}, err
+	}
+	return types.NewInt(c.Type.Kind, n), nil
 }
 
 // Close closes the store.

@@ -237,7 +237,8 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	}()
 	read := time.Now()
 	out, err := load.Read(ctx, load.Input{
-		Table: t, Params: p, Body: body, Now: loadNow, Loc: loc,
+		AutoInc: func(col int) (types.Value, error) { return sl.s.engine.AutoIncValue(t, col) },
+		Table:   t, Params: p, Body: body, Now: loadNow, Loc: loc,
 		Errors: sl.errs, Sink: sink, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
 	})
 	sl.resp.ReadDataTimeMs = time.Since(read).Milliseconds()

@@ -29,6 +29,7 @@ type rowBuilder struct {
 	partial  string
 	provided []bool
 	ttl      *catalog.TTLPolicy
+	autoInc  func(col int) (types.Value, error) // nil: none
 }
 
 // partitionReason is the filter reason of a row no allowed partition takes,
@@ -114,6 +115,22 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 	}
 	if err := b.ttl.Sync(row); err != nil { // source-mode TTL keeps a copy of its source
 		return nil, err.Error(), nil
+	}
+	if b.autoInc != nil {
+		for i, c := range t.Columns {
+			// A partial row's omitted value column keeps the stored one
+			// (a new key gets its id when merged); its omitted key makes
+			// it a new row.
+			if !c.AutoInc || !row[i].IsNull() || (b.partial != "" && !c.IsKey) {
+				continue
+			}
+			v, err := b.autoInc(i)
+			if err != nil {
+				return nil, "", err
+			}
+			row[i] = v
+			b.markProvided(i)
+		}
 	}
 	return row, "", nil
 }

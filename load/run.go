@@ -252,9 +252,12 @@ func CheckRatio(o *Outcome, ratio float64) error {
 
 // Input is one load to read.
 type Input struct {
-	Table  *catalog.Table
-	Params *Params
-	Body   io.Reader
+	// AutoInc, when set, hands out a fresh AUTO_INCREMENT value of column
+	// col: a full row's NULL or omitted one, a flexible row's omitted key.
+	AutoInc func(col int) (types.Value, error)
+	Table   *catalog.Table
+	Params  *Params
+	Body    io.Reader
 	// Now is the load's reference time for now() and defaults.
 	Now time.Time
 	// Loc is the load time zone (the timezone header, else the server's).
@@ -295,6 +298,7 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 		return nil, err
 	}
 	b := newRowBuilder(m, in.Params.StrictMode, in.Loc, in.Now)
+	b.autoInc = in.AutoInc
 	if in.Params.UpdateMode != ModeUpsert {
 		b.partial = in.Params.UpdateMode
 	}

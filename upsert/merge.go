@@ -71,11 +71,12 @@ type groupWriter struct {
 	seqMap  int       // the value column it copies, or -1
 	rec     *recorder // nil without Row Binlog
 	added   func(col int) types.Value
+	autoInc func(t *catalog.Table, col int) (types.Value, error) // nil: none
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, binlog kvWriter) (*groupWriter, error) {
 	t := rc.Table()
-	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: newRecorder(rc, ts, binlog)}
+	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: newRecorder(rc, ts, binlog), autoInc: w.autoInc}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
 	g.seq, g.seqMap = t.Sequence()
@@ -356,6 +357,14 @@ func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete 
 	}
 	for i, c := range g.t.Columns {
 		if maskHas(mask, i) || c.Virtual {
+			continue
+		}
+		if c.AutoInc && g.autoInc != nil {
+			v, err := g.autoInc(g.t, i) // a new row gets a fresh id
+			if err != nil {
+				return err
+			}
+			next[i] = v
 			continue
 		}
 		d, err := c.DefaultValue(p.Now, p.Loc)
