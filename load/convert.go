@@ -117,11 +117,11 @@ func (b *rowBuilder) build(src []types.Value) (row []types.Value, reason string,
 		return nil, err.Error(), nil
 	}
 	if b.autoInc != nil {
-		for i, c := range t.Columns {
+		for _, i := range b.m.autoIncCols {
 			// A partial row's omitted value column keeps the stored one
 			// (a new key gets its id when merged); its omitted key makes
 			// it a new row.
-			if !c.AutoInc || !row[i].IsNull() || (b.partial != "" && !c.IsKey) {
+			if !row[i].IsNull() || (b.partial != "" && !t.Columns[i].IsKey) {
 				continue
 			}
 			v, err := b.autoInc(i)

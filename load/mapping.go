@@ -17,6 +17,8 @@ var sourceType = types.Type{Kind: types.String}
 // fields a record has, and how each table column gets its value.
 type mapping struct {
 	t *catalog.Table
+	// autoIncCols are the AUTO_INCREMENT columns.
+	autoIncCols []int
 	// sources are the source column names, in file order (CSV fields by
 	// position, JSON keys by name).
 	sources []string
@@ -52,8 +54,11 @@ func seenHidden(items []sql.ColumnMapping, name string) bool {
 
 func newMapping(t *catalog.Table, p *Params) (*mapping, error) {
 	m := &mapping{t: t, direct: make([]int, len(t.Columns)), exprs: make([]expr.Compiled, len(t.Columns)), set: make([]bool, len(t.Columns))}
-	for i := range m.direct {
+	for i, c := range t.Columns {
 		m.direct[i] = -1
+		if c.AutoInc {
+			m.autoIncCols = append(m.autoIncCols, i)
+		}
 	}
 	var items []sql.ColumnMapping
 	if strings.TrimSpace(p.Columns) != "" {
