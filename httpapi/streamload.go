@@ -198,11 +198,12 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	if err != nil {
 		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = " + err.Error()}
 	}
-	ctx, cancel := context.WithTimeout(sl.r.Context(), p.Timeout)
+	// The load's one deadline bounds the work and, as a read deadline, a
+	// body that stops arriving (also while a decompressor reads its header).
+	deadline := sl.start.Add(p.Timeout)
+	ctx, cancel := context.WithDeadline(sl.r.Context(), deadline)
 	defer cancel()
-	// A body that stops arriving must not outlive the timeout either, also
-	// while a decompressor reads its header.
-	_ = http.NewResponseController(sl.w).SetReadDeadline(sl.start.Add(p.Timeout))
+	_ = http.NewResponseController(sl.w).SetReadDeadline(deadline)
 	counter := &countingReader{r: load.LimitBody(sl.r.Body, opts.MaxBodyBytes)}
 	body, err := load.Decompress(counter, p.CompressType, opts.MaxDecompressedBytes)
 	if err != nil {
@@ -367,8 +368,9 @@ func (s *Server) checkLoadAuth(r *http.Request) error {
 // readErr reports a failure to read the body's start: the load's timeout
 // when its deadline cut the read off, a cancellation when the client left.
 func (sl *streamLoad) readErr(ctx context.Context, timeout time.Duration, err error) error {
+	dl, _ := ctx.Deadline()
 	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || !time.Now().Before(dl):
 		return &load.Error{Code: load.CodeTimeout, Client: true, Err: err, Msg: "load timeout, timeout: " + timeout.String()}
 	case errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, io.ErrUnexpectedEOF):
 		return &load.Error{Code: load.CodeCancelled, Client: true, Err: err, Msg: "the client closed the connection before the load body ended"}

@@ -85,6 +85,9 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 // (a body read cut off by the deadline fails with an I/O error).
 func (r *reader) timeout(ctx context.Context, err error) error {
 	expired := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		expired = true // the connection's read deadline (the same instant) may cancel the request first
+	}
 	if !expired {
 		if errors.Is(err, context.Canceled) {
 			return errClientGone(err)
