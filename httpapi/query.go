@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -55,7 +54,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	sess := s.engine.NewSession(db)
 	res, err := sess.Execute(*req.Stmt)
 	if err != nil {
-		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: sqlErrorText(err)})
+		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: s.sqlErrorText(err)})
 		return
 	}
 	stream := r.Header.Get("X-Doris-Stream") != "false"
@@ -84,15 +83,11 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out.Bytes())
 }
 
-// connID numbers the loop-back connections whose id Doris's JDBC driver
-// puts in error texts.
-var connID atomic.Int64
-
 // sqlErrorText wraps a statement error as Doris's HTTP SQL endpoint does:
 // the worker's ExecutionException message is the MariaDB driver's exception,
 // which prefixes the server text with the connection id.
-func sqlErrorText(err error) string {
-	return fmt.Sprintf("Failed to execute sql: java.sql.SQLException: (conn=%d) errCode = 2, detailMessage = %s", connID.Add(1), err.Error())
+func (s *Server) sqlErrorText(err error) string {
+	return fmt.Sprintf("Failed to execute sql: java.sql.SQLException: (conn=%d) errCode = 2, detailMessage = %s", s.connID.Add(1), err.Error())
 }
 
 // writeStreamResultSet writes the streaming layout: the envelope

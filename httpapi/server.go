@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-chi/chi/v5"
 	"go.uber.org/zap"
@@ -57,6 +58,9 @@ type Server struct {
 	engine    *engine.Engine
 	router    chi.Router
 	loadSlots chan struct{} // one token per load reading its body
+	// connID numbers the loop-back connections whose id Doris's JDBC
+	// driver puts in error texts.
+	connID atomic.Int64
 }
 
 // New returns the handler serving e.
