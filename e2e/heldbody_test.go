@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -100,4 +101,36 @@ func TestClientGoneMidBody(t *testing.T) {
 		t.Errorf("table has %d rows after an abandoned load, want 0", n)
 	}
 	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("3,c\n"), "label:gone", "column_separator:,"), counts{1, 1, 0, 0})
+}
+
+// TestBodySizeLimit: a declared body above --max-load-body-bytes is refused
+// before a transaction begins; a chunked one is cut off while it is read;
+// neither loads anything, and both labels stay free.
+func TestBodySizeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the loadgw binary")
+	}
+	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"), "--max-load-body-bytes", "1048576")
+	setupLoadDB(s, "t")
+	big := strings.Repeat("1,a\n", 600_000) // 2.4 MB
+	r, err := s.tryStreamLoad("sl", "t", bytes.NewReader([]byte(big)), "label:big", "column_separator:,")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[E-217]body size 2400000 exceed BE's conf `streaming_load_max_mb` 1. increase it if you are sure this load is reasonable"
+	if r.Status != "Fail" || r.Message != want || r.TxnID != -1 {
+		t.Errorf("declared size: Status %q, Message %q, TxnId %d; want Fail, %q, -1", r.Status, r.Message, r.TxnID, want)
+	}
+	r, err = s.tryStreamLoad("sl", "t", io.MultiReader(strings.NewReader(big)), "label:big-chunked", "column_separator:,")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "Fail" || !strings.HasPrefix(r.Message, "[E-217]body size exceed BE's conf `streaming_load_max_mb` 1.") {
+		t.Errorf("chunked: Status %q, Message %q; want Fail with E-217", r.Status, r.Message)
+	}
+	if n := s.count("sl", "t"); n != 0 {
+		t.Errorf("table has %d rows after refused loads, want 0", n)
+	}
+	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("1,a\n"), "label:big", "column_separator:,"), counts{1, 1, 0, 0})
+	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("2,b\n"), "label:big-chunked", "column_separator:,"), counts{1, 1, 0, 0})
 }

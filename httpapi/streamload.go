@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -152,6 +153,12 @@ func (sl *streamLoad) run() error {
 	}
 	if err := checkFraming(r); err != nil {
 		return err
+	}
+	if max := sl.s.opts.Load.MaxBodyBytes; r.ContentLength > max {
+		// A declared size is refused before the transaction begins; a
+		// chunked body is cut off by LimitBody while it is read.
+		return &load.Error{Code: load.CodeE217, Client: true, Err: load.ErrBodyTooLarge,
+			Msg: fmt.Sprintf("body size %d exceed BE's conf `streaming_load_max_mb` %d. increase it if you are sure this load is reasonable", r.ContentLength, max>>20)}
 	}
 	p, err := load.ParseBegin(r.Header)
 	if err != nil {
