@@ -148,6 +148,9 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 			b.err = r.timeout(ctx, err)
 		}
 		for b.err == nil && b.n < srcBatchRows {
+			if b.n%64 == 63 && ctx.Err() != nil {
+				break // the load failed or ended: stop reading mid-batch too
+			}
 			row := b.vals[b.n*nsrc : (b.n+1)*nsrc]
 			clear(row)
 			raw, reason, err := r.src.next(row)
