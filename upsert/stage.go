@@ -62,7 +62,7 @@ func (s *Stager) AddPartial(row []types.Value, provided []bool) error {
 
 // DefaultStageMemBytes is how many bytes of rows a load keeps in memory
 // before it spills to the staging range.
-const DefaultStageMemBytes = 64 << 20
+const DefaultStageMemBytes = 96 << 20
 
 // spillBatchBytes is the size of one unsynced staging batch.
 const spillBatchBytes = 16 << 20

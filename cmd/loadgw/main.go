@@ -92,7 +92,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Int64Var(&c.load.MaxDecompressedBytes, "max-decompressed-bytes", 100<<30, "largest decompressed stream load body")
 	fs.IntVar(&c.load.MaxLineBytes, "max-line-bytes", 64<<20, "longest CSV or JSON line of a load")
 	fs.IntVar(&c.load.MaxConcurrent, "max-concurrent-loads", 8, "stream loads that read their bodies at once; more wait for a slot within their timeout")
-	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", 64<<20, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
+	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", upsert.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
