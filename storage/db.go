@@ -189,6 +189,14 @@ func (b *Batch) CommitNoSync() error {
 	return nil
 }
 
+// Append adds every mutation of other after b's own, in their order.
+func (b *Batch) Append(other *Batch) error {
+	if err := b.b.Apply(other.b, nil); err != nil {
+		return fmt.Errorf("cannot append batch: %w", err)
+	}
+	return nil
+}
+
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() { b.b.Reset() }
 
