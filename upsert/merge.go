@@ -271,7 +271,7 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 		if base != nil {
 			copy(next, base)
 		} else {
-			if err := g.fillNew(next, row, mask, touched); err != nil {
+			if err := g.fillNew(next, row, mask, touched, existing != nil); err != nil {
 				return nil, err
 			}
 			if g.seq >= 0 && !maskHas(mask, g.seq) && oldFull != nil {
@@ -341,12 +341,12 @@ func (g *groupWriter) missingOf(mask []byte) map[uint32]bool {
 // fillNew gives a new row the values of the columns the row lacks: the
 // column default, else NULL; a NOT NULL column without a default fails a
 // new key, and takes its type's zero after a delete in the same load.
-func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete bool) error {
+func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete, inTable bool) error {
 	p := g.partial
 	if p == nil {
 		p = &Partial{Now: time.Now(), Loc: time.UTC}
 	}
-	if p.NewKeyError && !afterDelete {
+	if p.NewKeyError && !inTable { // also when this load deleted and re-created it
 		var keys []string
 		for i, c := range g.t.Columns {
 			if c.IsKey {
