@@ -131,7 +131,13 @@ func (rc *RowCodec) KeyTSO(key []byte) uint64 {
 
 // DecodeKey fills the key columns of row from a full row key.
 func (rc *RowCodec) DecodeKey(key []byte, row []types.Value) error {
-	b := key[len(rc.prefix) : len(key)-rc.KeySuffixLen()]
+	return rc.DecodeKeyColumns(key[len(rc.prefix):len(key)-rc.KeySuffixLen()], row)
+}
+
+// DecodeKeyColumns fills the key columns of row from their encoding alone:
+// a row key without the table prefix and the version suffix (the key part
+// of a change record, or a key prefix past the table prefix).
+func (rc *RowCodec) DecodeKeyColumns(b []byte, row []types.Value) error {
 	var err error
 	for j, i := range rc.keyIdx {
 		row[i], b, err = storage.DecodeKey(b, rc.keyTypes[j])

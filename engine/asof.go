@@ -133,14 +133,12 @@ func (s *Session) readAsOf(snap *storage.Snapshot, t *catalog.Table, target uint
 	}
 	row := make([]types.Value, len(t.Columns))
 	var scratch []types.Value
-	suffix := make([]byte, rc.KeySuffixLen())
 	for _, k := range order {
 		u := undone[k]
 		if !u.existed {
 			continue
 		}
-		key = append(append(append(key[:0], rc.Prefix()...), k...), suffix...)
-		if err := rc.DecodeKey(key, row); err != nil {
+		if err := rc.DecodeKeyColumns([]byte(k), row); err != nil {
 			return err
 		}
 		if scratch, err = rc.DecodeValue(u.before, row, scratch, sc.fill); err != nil {

@@ -40,7 +40,6 @@ type changeLayout struct {
 	cols   []int // table column of each leading output column
 	before []int // output position of the before image of table column i, or -1
 	width  int
-	key    []byte // scratch: a full row key for DecodeKey
 	row    []types.Value
 	scr    []types.Value
 	added  func(col int) types.Value // columns added after a record was written
@@ -93,9 +92,7 @@ func (l *changeLayout) scope(qual string, show bool) (cols []expr.Column, hidden
 
 // decode fills l.row from a record's key part and a stored value.
 func (l *changeLayout) decode(keyPart, val []byte) error {
-	l.key = append(append(l.key[:0], l.rc.Prefix()...), keyPart...)
-	l.key = append(l.key, make([]byte, l.rc.KeySuffixLen())...)
-	if err := l.rc.DecodeKey(l.key, l.row); err != nil {
+	if err := l.rc.DecodeKeyColumns(keyPart, l.row); err != nil {
 		return err
 	}
 	var err error

@@ -209,7 +209,7 @@ func (g *groupWriter) decode(prefix, val []byte) ([]types.Value, error) {
 	if g.added == nil {
 		g.added = g.t.AddedValueFunc(time.UnixMilli(tso.Physical(g.ts)).UTC(), time.UTC)
 	}
-	row, err := decodeRow(g.rc, withSuffix(prefix), val, g.added)
+	row, err := decodeRow(g.rc, prefix, val, g.added)
 	if err != nil {
 		return nil, fmt.Errorf("cannot decode row of %s: %w", g.t.Name, err)
 	}

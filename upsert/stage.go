@@ -474,10 +474,11 @@ func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, rec *recorder, it *st
 	return g.n, nil
 }
 
-// decodeRow decodes a full row from a Unique/Aggregate Key row key and value.
-func decodeRow(rc *catalog.RowCodec, key, value []byte, fill func(col int) types.Value) ([]types.Value, error) {
+// decodeRow decodes a full row from a row key prefix (table prefix and key
+// columns) and a stored value.
+func decodeRow(rc *catalog.RowCodec, prefix, value []byte, fill func(col int) types.Value) ([]types.Value, error) {
 	row := make([]types.Value, len(rc.Table().Columns))
-	if err := rc.DecodeKey(key, row); err != nil {
+	if err := rc.DecodeKeyColumns(prefix[len(rc.Prefix()):], row); err != nil {
 		return nil, err
 	}
 	if _, err := rc.DecodeValue(value, row, nil, fill); err != nil {

@@ -267,8 +267,3 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 	}
 	return g.n, nil
 }
-
-// withSuffix gives a key prefix a dummy version suffix for DecodeKey.
-func withSuffix(prefix []byte) []byte {
-	return append(append(make([]byte, 0, len(prefix)+8), prefix...), make([]byte, 8)...)
-}
