@@ -260,7 +260,7 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 // time minus binlog.ttl_seconds are expired, and none below what cleanup
 // has removed is left.
 func (e *Engine) binlogRetained(snap *storage.Snapshot, t *catalog.Table, ref uint64) (uint64, error) {
-	retained := tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
+	retained := binlogTTLStart(t, ref)
 	v, err := snap.Get(catalog.BinlogCleanKey(t.ID))
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
@@ -270,6 +270,12 @@ func (e *Engine) binlogRetained(snap *storage.Snapshot, t *catalog.Table, ref ui
 		retained = max(retained, binary.BigEndian.Uint64(v))
 	}
 	return retained, nil
+}
+
+// binlogTTLStart is the first TSO binlog.ttl_seconds keeps at reference TSO
+// ref: records committed at or before ref's time minus the TTL are expired.
+func binlogTTLStart(t *catalog.Table, ref uint64) uint64 {
+	return tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
 }
 
 // incrTimestamp parses a window bound, a DATETIME in the session time

@@ -9,7 +9,6 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/storage"
-	"loadgw/tso"
 	"loadgw/types"
 )
 
@@ -119,17 +118,16 @@ func (e *Engine) ReclaimBinlog() (int, error) {
 	n := 0
 	for _, t := range e.compactingTables() {
 		if t.RowBinlog() {
-			retained := tso.Compose(max(tso.Physical(ref)-t.BinlogTTLMillis()+1, 0), 0)
+			retained := binlogTTLStart(t, ref)
 			lo, hi := catalog.BinlogKey(nil, t.ID, 0, 0), catalog.BinlogKey(nil, t.ID, retained, 0)
-			snap := e.db.NewSnapshot()
-			it, err := snap.NewIter(lo, hi)
+			it, err := e.db.NewIter(lo, hi)
 			if err != nil {
-				snap.Close()
 				return n, err
 			}
 			any := it.First()
-			it.Close()
-			snap.Close()
+			if err := it.Close(); err != nil {
+				return n, err
+			}
 			if !any {
 				continue
 			}
