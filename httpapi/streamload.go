@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"time"
 
@@ -214,7 +213,7 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	counter := &countingReader{r: load.LimitBody(sl.r.Body, opts.MaxBodyBytes)}
 	body, err := load.Decompress(counter, p.CompressType, opts.MaxDecompressedBytes)
 	if err != nil {
-		return sl.readErr(ctx, p.Timeout, err)
+		return load.BodyError(ctx, p.Timeout, err)
 	}
 	select {
 	case sl.s.loadSlots <- struct{}{}:
@@ -372,18 +371,6 @@ func (s *Server) checkLoadAuth(r *http.Request) error {
 }
 
 // countingReader counts the body bytes received (LoadBytes).
-// readErr reports a failure to read the body's start: the load's timeout
-// when its deadline cut the read off, a cancellation when the client left.
-func (sl *streamLoad) readErr(ctx context.Context, timeout time.Duration, err error) error {
-	dl, _ := ctx.Deadline()
-	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || !time.Now().Before(dl):
-		return &load.Error{Code: load.CodeTimeout, Client: true, Err: err, Msg: "load timeout, timeout: " + timeout.String()}
-	case errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, io.ErrUnexpectedEOF):
-		return &load.Error{Code: load.CodeCancelled, Client: true, Err: err, Msg: "the client closed the connection before the load body ended"}
-	}
-	return err
-}
 
 // eofBody remembers whether a request body was read to its end.
 type eofBody struct {

@@ -81,30 +81,31 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 	return r.timeout(ctx, ctx.Err())
 }
 
-// timeout reports err as the load's timeout when the load's deadline passed
-// (a body read cut off by the deadline fails with an I/O error).
+// timeout reports err as BodyError does with the load's timeout.
 func (r *reader) timeout(ctx context.Context, err error) error {
-	expired := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)
-	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
-		expired = true // the connection's read deadline (the same instant) may cancel the request first
-	}
-	if !expired {
-		if errors.Is(err, context.Canceled) {
-			return errClientGone(err)
-		}
-		return err
-	}
-	var le *Error
-	if errors.As(err, &le) && le.Code == CodeTimeout {
-		return err
-	}
-	return &Error{Code: CodeTimeout, Client: true, Msg: "load timeout, timeout: " + r.p.Timeout.String(), Err: err}
+	return BodyError(ctx, r.p.Timeout, err)
 }
 
-// errClientGone is the failure of a load whose request ended (the client
-// closed the connection) before its body did.
-func errClientGone(err error) *Error {
-	return &Error{Code: CodeCancelled, Client: true, Err: err, Msg: "the client closed the connection before the load body ended"}
+// BodyError classifies an error met while a load read its body: the load's
+// timeout when its deadline has passed (a body read cut off by the read
+// deadline fails with an I/O error, and that deadline may cancel the
+// request first), [CANCELLED] when the client went away (a cancelled
+// request, a body cut short), else err as it is.
+func BodyError(ctx context.Context, timeout time.Duration, err error) error {
+	expired := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		expired = true
+	}
+	var le *Error
+	switch {
+	case expired && errors.As(err, &le) && le.Code == CodeTimeout:
+		return err
+	case expired:
+		return &Error{Code: CodeTimeout, Client: true, Msg: "load timeout, timeout: " + timeout.String(), Err: err}
+	case errors.Is(err, context.Canceled) || errors.Is(err, io.ErrUnexpectedEOF):
+		return &Error{Code: CodeCancelled, Client: true, Err: err, Msg: "the client closed the connection before the load body ended"}
+	}
+	return err
 }
 
 // srcBatch is a batch of source rows handed from the reading goroutine to
