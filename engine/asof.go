@@ -48,10 +48,9 @@ func (s *Session) planAsOf(p *plan, from *sql.TableRef, t *catalog.Table, ctx *e
 		target = start | (1<<tso.LogicalBits - 1) // every commit of that millisecond
 	}
 	ref := s.e.oracle.ReadTSO()
-	s.e.writer.WaitCommitted(min(target, ref) + 1)
-	published := s.e.writer.Published() // newer TSOs may be of commits still writing
+	var published uint64
+	p.snap, published = s.e.readView(min(target, ref) + 1)
 	target = min(target, published)
-	p.snap = s.e.db.NewSnapshot() // what cleanup removes later stays readable
 	if t.MergeOnWrite() && target < published {
 		// Undoing the changes after the target needs every one of them.
 		retained, err := s.e.binlogRetained(p.snap, t, ref)

@@ -204,14 +204,10 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 			}
 		}
 	}
-	// A commit still writing with a TSO in the window is waited for, so a
-	// window read once is never completed later; the read sees the
-	// published commits through a snapshot taken now, so background
-	// cleanup cannot remove what was checked above.
 	end = min(end, ref+1)
-	s.e.writer.WaitCommitted(end)
-	end = min(end, s.e.writer.Published()+1)
-	p.snap = s.e.db.NewSnapshot()
+	var published uint64
+	p.snap, published = s.e.readView(end)
+	end = min(end, published+1)
 	if from.Func == "" {
 		retained, err := s.e.binlogRetained(p.snap, t, ref)
 		if err != nil {
@@ -270,6 +266,18 @@ func (e *Engine) binlogRetained(snap *storage.Snapshot, t *catalog.Table, ref ui
 		retained = max(retained, binary.BigEndian.Uint64(v))
 	}
 	return retained, nil
+}
+
+// readView prepares a statement's read of change records or of history
+// before TSO bound: it waits for a commit still writing below bound (so a
+// window read once is never completed later), then returns the newest
+// published TSO (a higher one may be half-written) and a snapshot that
+// shows every commit up to it. The statement checks retention against this
+// snapshot, so background cleanup cannot remove what it checked.
+func (e *Engine) readView(bound uint64) (*storage.Snapshot, uint64) {
+	e.writer.WaitCommitted(bound)
+	published := e.writer.Published()
+	return e.db.NewSnapshot(), published
 }
 
 // binlogTTLStart is the first TSO binlog.ttl_seconds keeps at reference TSO
