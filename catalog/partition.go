@@ -34,6 +34,22 @@ func (t *Table) NewPartitionLocator() (*PartitionLocator, error) {
 	if p == nil || p.Expr != "" || len(p.Parts) == 0 {
 		return nil, nil // auto partitions create what they need: every row fits
 	}
+	return t.newLocator()
+}
+
+// NewNamingLocator prepares naming the partition of rows of t, also for
+// auto partitioned tables (rows outside their declared partitions are
+// named ""); nil when t is not partitioned, so every row is in the one
+// partition named after the table.
+func (t *Table) NewNamingLocator() (*PartitionLocator, error) {
+	if t.Partition == nil || len(t.Partition.Parts) == 0 {
+		return nil, nil
+	}
+	return t.newLocator()
+}
+
+func (t *Table) newLocator() (*PartitionLocator, error) {
+	p := t.Partition
 	l := &PartitionLocator{list: p.Type == "LIST"}
 	var ts []types.Type
 	for _, name := range p.Columns {

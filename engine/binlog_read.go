@@ -234,8 +234,11 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 			}
 			cs.partitions[strings.ToLower(part)] = true
 		}
-		if cs.loc, err = t.NewPartitionLocator(); err != nil {
+		if cs.loc, err = t.NewNamingLocator(); err != nil {
 			return err
+		}
+		if cs.loc == nil {
+			cs.partitions = nil // one partition, named after the table: every record
 		}
 	}
 	qual := t.Name
