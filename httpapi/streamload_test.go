@@ -66,7 +66,9 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 					return "no error log\n"
 				}
 				u := lastErrorURL[strings.Index(lastErrorURL, "/api/"):]
-				resp, err := http.Get(srv.URL + u)
+				req, _ := http.NewRequest("GET", srv.URL+u, nil)
+				req.SetBasicAuth("root", "")
+				resp, err := http.DefaultClient.Do(req)
 				if err != nil {
 					t.Fatal(err)
 				}
