@@ -27,8 +27,9 @@ type Options struct {
 	Enclose byte
 	// Escape is the escape character (escape). The default value 0 means
 	// none: no escape removal, and a doubled enclose stays doubled in the
-	// value. With an enclose set and no escape, Doris's scanner treats a NUL
-	// byte inside an enclosed field as the escape character; so does csvline.
+	// value. A NUL byte is always data: Doris's scanner takes it for the
+	// escape character inside an enclosed field when no escape is set, which
+	// can merge lines into one record; csvline does not.
 	Escape byte
 	// TrimDoubleQuotes strips one outer pair of '"' from each value
 	// (trim_double_quotes). The default value is false.
