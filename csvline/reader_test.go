@@ -120,7 +120,9 @@ func TestNoAllocs(t *testing.T) {
 // was taken as the escape character when none was set (Doris's scanner
 // compares bytes with its escape, 0 when unset), so
 // `h\n""\x00x\x00\n000\n` read as one record spanning two lines (found by
-// FuzzReader; testdata/fuzz/FuzzReader/nul-as-escape).
+// FuzzReader; testdata/fuzz/FuzzReader/nul-as-escape); and with an escape
+// but no enclose the value step took two NULs for a doubled enclose and
+// kept one (testdata/fuzz/FuzzReader/nul-doubled-no-enclose).
 func TestControlBytesAreOrdinary(t *testing.T) {
 	var ctrl []byte
 	for c := 0; c < 0x20; c++ {
@@ -135,9 +137,10 @@ func TestControlBytesAreOrdinary(t *testing.T) {
 		"h\n\"a@\"\"@\",b\nc,d\n", // around a doubled enclose
 		"h\n\"@\n\",\"@\"\n",      // an enclosed delimiter after it
 		"h\na@b,\"@\"@\r\nc\n",    // outside, before "\r\n"
+		"h\na@@b,@@\n\"@@\"\n",    // doubled (the value step's doubled enclose)
 	}
-	for _, esc := range []byte{0, '\\'} {
-		opts := Options{ColumnSeparator: []byte(","), Enclose: '"', Escape: esc, HeaderLines: 1}
+	for _, o := range []struct{ enc, esc byte }{{'"', 0}, {'"', '\\'}, {0, '\\'}, {0, 0}} {
+		opts := Options{ColumnSeparator: []byte(","), Enclose: o.enc, Escape: o.esc, HeaderLines: 1}
 		for _, b := range bodies {
 			want := transcriptMapped(t, NewReader(strings.NewReader(strings.ReplaceAll(b, "@", "~")), opts), nil)
 			for _, c := range ctrl {
@@ -146,7 +149,7 @@ func TestControlBytesAreOrdinary(t *testing.T) {
 					return bytes.ReplaceAll(f, []byte{c}, []byte("~"))
 				})
 				if got != want {
-					t.Errorf("escape %q, byte %#x in %q:\n%s\nwant (as with '~'):\n%s", esc, c, b, got, want)
+					t.Errorf("%+v, byte %#x in %q:\n%s\nwant (as with '~'):\n%s", o, c, b, got, want)
 				}
 			}
 		}
