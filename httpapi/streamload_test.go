@@ -22,9 +22,10 @@ import (
 // handler on a fresh store. Commands:
 //
 //	sql [db=D]                 run statements; print the rows
-//	load db=D table=T [gzip] [chunked] [nonl] [path=/api/...]
+//	load db=D table=T [gzip] [cut=N] [chunked] [nonl] [path=/api/...]
 //	                           headers ("name: value" lines), then a line
-//	                           "--", then the body; print the response
+//	                           "--", then the body (gzip: compressed; cut:
+//	                           its last N bytes dropped); print the response
 //	2pc db=D [table=T]         headers only; print the response
 //	get path=/api/...          print the body of a GET
 //	errorlog                   print the error log of the last load
@@ -169,6 +170,11 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 		if body == "" {
 			data = nil
 		}
+	}
+	if d.HasArg("cut") { // drop the last bytes of the (compressed) body
+		var n int
+		d.ScanArgs(t, "cut", &n)
+		data = data[:len(data)-n]
 	}
 	var rd io.Reader = bytes.NewReader(data)
 	if d.HasArg("chunked") {
