@@ -281,6 +281,9 @@ func TestServeNotAnErrorLog(t *testing.T) {
 	for _, n := range names {
 		for _, method := range []string{"GET", "HEAD"} {
 			res, body := get(t, l, method, "?file="+url.QueryEscape(n))
+			if strings.Contains(body, l.Dir()) || strings.Contains(fmt.Sprint(res.Header), filepath.Dir(l.Dir())) {
+				t.Errorf("%s %q: the answer names a server path: %v %q", method, n, res.Header, body)
+			}
 			// (httptest keeps a HEAD body; net/http drops it.)
 			if res.StatusCode != 404 || body != notFoundPage || res.Header.Get("Content-Type") != "text/html" {
 				t.Errorf("%s %q: %d %q (%s), want 404 and the not-found page", method, n, res.StatusCode, body,
