@@ -103,6 +103,9 @@ func needsUnescape(f []byte, esc, quote byte) bool {
 	if bytes.IndexByte(f, esc) >= 0 {
 		return true
 	}
+	if quote == 0 {
+		return false
+	}
 	for i := bytes.IndexByte(f, quote); i >= 0 && i+1 < len(f); {
 		if f[i+1] == quote {
 			return true
@@ -120,11 +123,12 @@ func needsUnescape(f []byte, esc, quote byte) bool {
 // (be/src/vec/data_types/serde/data_type_string_serde.h): an escape
 // character, or the first of two quote characters, drops itself and keeps
 // the next byte; a final escape character is dropped. quote is the enclose
-// character (0 when none is set, as in Doris).
+// character, 0 when none is set. (Doris passes its unset enclose, 0, and so
+// collapses two NUL bytes into one; csvline keeps NUL bytes as data.)
 func appendUnescapedValue(dst, f []byte, esc, quote byte) []byte {
 	escNext := false
 	for i, c := range f {
-		if (c == quote && i+1 < len(f) && f[i+1] == quote) || c == esc {
+		if (quote != 0 && c == quote && i+1 < len(f) && f[i+1] == quote) || c == esc {
 			escNext = !escNext
 		} else {
 			escNext = false

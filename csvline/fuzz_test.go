@@ -37,10 +37,24 @@ func fuzzOptions(mode uint16) Options {
 }
 
 // transcript is everything a Reader returns for body, as text.
-func transcript(t *testing.T, r *Reader) string {
+func transcript(t *testing.T, r *Reader) string { return transcriptMapped(t, r, nil) }
+
+// transcriptMapped is transcript with m, when not nil, applied to each
+// header name, line and field before it is printed.
+func transcriptMapped(t *testing.T, r *Reader, m func([]byte) []byte) string {
+	if m == nil {
+		m = func(b []byte) []byte { return b }
+	}
+	mapNames := func(names []string) []string {
+		var out []string
+		for _, n := range names {
+			out = append(out, string(m([]byte(n))))
+		}
+		return out
+	}
 	var b strings.Builder
 	h, err := r.ReadHeader()
-	fmt.Fprintf(&b, "%q %q\n", h, r.HeaderTypes())
+	fmt.Fprintf(&b, "%q %q\n", mapNames(h), mapNames(r.HeaderTypes()))
 	for err == nil {
 		var fields [][]byte
 		var line []byte
@@ -51,9 +65,9 @@ func transcript(t *testing.T, r *Reader) string {
 		if len(fields) == 0 || len(line) == 0 {
 			t.Fatalf("empty record %q %q", fields, line)
 		}
-		fmt.Fprintf(&b, "%d %q", r.LineNumber(), line)
+		fmt.Fprintf(&b, "%d %q", r.LineNumber(), m(line))
 		for i, f := range fields {
-			fmt.Fprintf(&b, " %q/%t", f, r.IsNull(i))
+			fmt.Fprintf(&b, " %q/%t", m(f), r.IsNull(i))
 		}
 		b.WriteByte('\n')
 	}
@@ -84,7 +98,51 @@ func FuzzReader(f *testing.F) {
 		if model := modelTranscript(body, opts); model != want {
 			t.Fatalf("model:\n%s\nreader:\n%s", model, want)
 		}
+		// Control bytes with no role in opts are data: reading them is
+		// reading '~' in their place.
+		ctrl := ordinaryControl(opts)
+		mapped := transcriptMapped(t, NewReader(bytes.NewReader(body), opts), func(b []byte) []byte {
+			return mappedBody(b, ctrl)
+		})
+		if got := transcript(t, NewReader(bytes.NewReader(mappedBody(body, ctrl)), opts)); got != mapped {
+			t.Fatalf("control bytes read as '~':\n%s\nwant:\n%s", got, mapped)
+		}
 	})
+}
+
+// ordinaryControl marks the ASCII control bytes that are no separator,
+// delimiter, enclose or escape byte of opts, nor '\r' or '\n'.
+func ordinaryControl(opts Options) (ctrl [0x80]bool) {
+	for c := 0; c < 0x20; c++ {
+		ctrl[c] = true
+	}
+	ctrl[0x7f] = true
+	opts.EnsureDefaults()
+	special := append(append([]byte{'\r', '\n'}, opts.ColumnSeparator...), opts.LineDelimiter...)
+	if opts.Enclose != 0 {
+		special = append(special, opts.Enclose)
+	}
+	if opts.Escape != 0 { // 0 is "no escape", not a NUL escape
+		special = append(special, opts.Escape)
+	}
+	for _, c := range special {
+		if c < 0x80 {
+			ctrl[c] = false
+		}
+	}
+	return ctrl
+}
+
+// mappedBody is body with the bytes marked in ctrl replaced by '~'.
+func mappedBody(body []byte, ctrl [0x80]bool) []byte {
+	out := make([]byte, len(body))
+	for i, c := range body {
+		out[i] = c
+		if c < 0x80 && ctrl[c] {
+			out[i] = '~'
+		}
+	}
+	return out
 }
 
 // modelTranscript is transcript computed by a literal transliteration of
@@ -168,6 +226,12 @@ func modelLine(data []byte, opts Options) (line []byte, seps []int, rest []byte)
 func modelEnclose(data []byte, result, dlen int, opts Options) (int, int, []int) {
 	const start, normal, pre, match = 0, 1, 2, 3
 	st, idx, shouldEscape, quoteEscape := start, 0, false, false
+	// loadgw departs from Doris here: Doris compares with its escape, 0 when
+	// unset, taking NUL for an escape; no escape means no escape checks.
+	escape := opts.Escape
+	if escape == 0 {
+		escape = opts.Enclose
+	}
 	var seps []int
 	boundOf := func(r, l int) int {
 		if r < 0 {
@@ -198,7 +262,7 @@ func modelEnclose(data []byte, result, dlen int, opts Options) (int, int, []int)
 			for {
 				for {
 					c := data[idx]
-					if opts.Escape != opts.Enclose && c == opts.Escape {
+					if escape != opts.Enclose && c == escape {
 						shouldEscape = !shouldEscape
 					} else if shouldEscape {
 						shouldEscape = false

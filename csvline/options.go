@@ -27,8 +27,11 @@ type Options struct {
 	Enclose byte
 	// Escape is the escape character (escape). The default value 0 means
 	// none: no escape removal, and a doubled enclose stays doubled in the
-	// value. With an enclose set and no escape, Doris's scanner treats a NUL
-	// byte inside an enclosed field as the escape character; so does csvline.
+	// value. A NUL byte is always data. Doris compares bytes with its unset
+	// escape and enclose, both 0: its scanner takes a NUL in an enclosed
+	// field for the escape character, which can merge lines into one
+	// record, and its value step takes two NULs for a doubled enclose and
+	// keeps one; csvline does neither.
 	Escape byte
 	// TrimDoubleQuotes strips one outer pair of '"' from each value
 	// (trim_double_quotes). The default value is false.

@@ -64,7 +64,7 @@ func (r *Reader) Reset(src io.Reader, opts Options) {
 	r.decode = opts.EmptyFieldAsNull || opts.TrimDoubleQuotes || opts.Escape != 0
 	r.enc = encScanner{
 		sep: opts.ColumnSeparator, delim: opts.LineDelimiter, crlf: r.crlf,
-		enc: opts.Enclose, esc: opts.Escape, seps: seps[:0],
+		enc: opts.Enclose, esc: scanEscape(opts), seps: seps[:0],
 	}
 }
 
@@ -290,4 +290,16 @@ func (r *Reader) fill() error {
 		}
 	}
 	return fmt.Errorf("cannot read CSV body: %w", io.ErrNoProgress)
+}
+
+// scanEscape is the escape byte of encScanner. Escape 0 means none; the
+// scanner's checks are off when esc equals enc, so none becomes Enclose.
+// (Doris's scanner compares every byte with its escape, 0 when unset, so it
+// takes a NUL byte in an enclosed field for the escape character; csvline
+// reads NUL as data, as the value step and every other position do.)
+func scanEscape(opts Options) byte {
+	if opts.Escape == 0 {
+		return opts.Enclose
+	}
+	return opts.Escape
 }

@@ -113,3 +113,50 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestControlBytesAreOrdinary: NUL and the other control bytes that are no
+// separator, delimiter, enclose or escape are plain data, inside an
+// enclosed field and outside, with and without an escape character. A NUL
+// was taken as the escape character when none was set (Doris's scanner
+// compares bytes with its escape, 0 when unset), so
+// `h\n""\x00x\x00\n000\n` read as one record spanning two lines (found by
+// FuzzReader; testdata/fuzz/FuzzReader/nul-as-escape); and with an escape
+// but no enclose the value step took two NULs for a doubled enclose and
+// kept one (testdata/fuzz/FuzzReader/nul-doubled-no-enclose).
+func TestControlBytesAreOrdinary(t *testing.T) {
+	var ctrl []byte
+	for c := 0; c < 0x20; c++ {
+		if c != '\t' && c != '\n' && c != '\r' {
+			ctrl = append(ctrl, byte(c))
+		}
+	}
+	ctrl = append(ctrl, 0x7f)
+	bodies := []string{
+		"h\n\"\"@x@\n000\n",       // the fuzzer's input: after a closing enclose
+		"h\n\"a@\",b\nc,d\n",      // inside an enclosed field, before the closing enclose
+		"h\n\"a@\"\"@\",b\nc,d\n", // around a doubled enclose
+		"h\n\"@\n\",\"@\"\n",      // an enclosed delimiter after it
+		"h\na@b,\"@\"@\r\nc\n",    // outside, before "\r\n"
+		"h\na@@b,@@\n\"@@\"\n",    // doubled (the value step's doubled enclose)
+	}
+	for _, o := range []struct{ enc, esc byte }{{'"', 0}, {'"', '\\'}, {0, '\\'}, {0, 0}} {
+		opts := Options{ColumnSeparator: []byte(","), Enclose: o.enc, Escape: o.esc, HeaderLines: 1}
+		for _, b := range bodies {
+			want := transcriptMapped(t, NewReader(strings.NewReader(strings.ReplaceAll(b, "@", "~")), opts), nil)
+			for _, c := range ctrl {
+				body := strings.ReplaceAll(b, "@", string(c))
+				got := transcriptMapped(t, NewReader(strings.NewReader(body), opts), func(f []byte) []byte {
+					return bytes.ReplaceAll(f, []byte{c}, []byte("~"))
+				})
+				if got != want {
+					t.Errorf("%+v, byte %#x in %q:\n%s\nwant (as with '~'):\n%s", o, c, b, got, want)
+				}
+			}
+		}
+	}
+	// The regression case itself, spelled out: two records.
+	got := transcript(t, NewReader(strings.NewReader("h\n\"\"\x00x\x00\n000\n"), Options{Enclose: '"', HeaderLines: 1}))
+	if want := "[\"h\"] []\n2 \"\\\"\\\"\\x00x\\x00\" \"\\\"\\\"\\x00x\\x00\"/false\n3 \"000\" \"000\"/false\n"; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -340,7 +340,12 @@ func checkErrorURL(t *testing.T, r loadResult, prefix string, want []string) {
 		t.Errorf("load %s: ErrorURL %q, want it to start with %q", r.Label, r.ErrorURL, prefix)
 		return
 	}
-	body, code := curlRun(t, nil, r.ErrorURL)
+	// The error log needs the load's Basic auth (Doris's BE with
+	// enable_all_http_auth); without it curl gets 401.
+	if body, code := curlRun(t, nil, r.ErrorURL); code != "401" || len(body) != 0 {
+		t.Errorf("curl %s without auth: HTTP %s: %q, want 401 and no body", r.ErrorURL, code, body)
+	}
+	body, code := curlRun(t, nil, "-u", "root:", r.ErrorURL)
 	if code != "200" {
 		t.Fatalf("curl %s: HTTP %s: %s", r.ErrorURL, code, body)
 	}

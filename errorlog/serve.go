@@ -2,12 +2,10 @@ package errorlog
 
 import (
 	"compress/gzip"
-	"errors"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,137 +14,112 @@ import (
 // libevent's default Content-Type of Doris BE replies without one.
 const eventContentType = "text/html; charset=ISO-8859-1"
 
+// logNameRE is the naming scheme of Writer.create: a shard directory and an
+// error log file in it. Nothing else is ever served.
+var logNameRE = regexp.MustCompile(`^(__shard_[0-9]{1,4})/(error_log_[^/]+_[0-9a-f]{1,16}_[0-9a-f]{1,16})$`)
+
 // Serve answers GET and HEAD /api/_load_error_log?file=<name> as Doris's
-// DownloadAction in ERROR_LOG mode (be/src/http/action/download_action.cpp):
+// DownloadAction in ERROR_LOG mode (be/src/http/action/download_action.cpp)
+// and do_file_response (be/src/http/utils.cpp):
 //
 //   - no file parameter: 200 "parameter file not specified in url."
-//   - Dir/<file> does not resolve: 500 "[NOT_FOUND]failed to canonicalize
-//     <path>: No such file or directory" (other errors: their code and text)
-//   - it resolves outside Dir: 401 "[NOT_AUTHORIZED]file path is not allowed: <path>"
-//   - a directory: 200 "error log can only be file."
-//   - a path containing "..": 403, libevent's error page
-//   - else 200 with the file's bytes (HEAD: only Content-Length),
-//     Content-Type "text/plain; charset=utf-8".
+//   - an error log written by a Writer: 200 with the file's bytes (HEAD:
+//     only Content-Length), Content-Type "text/plain; charset=utf-8".
+//   - any other name: 404 with libevent's error page, Doris's answer when
+//     the file cannot be opened.
 //
-// <path> is the canonical Dir, "/" and the file parameter, unresolved.
-// (Doris may append a stack trace to the 401 text; loadgw does not.)
+// Unlike Doris, every name that is not an error log gets that same 404:
+// a missing file, a name outside the naming scheme, "..", a directory, a
+// symbolic link (at any level) and a special file alike, so that answers
+// tell nothing about the file system. No answer contains a server path.
+// Names are resolved in Dir component by component without following
+// links (os.Root plus an Lstat-before-open identity check), so a link
+// swapped in after the check is refused too.
 func (l *Log) Serve(w http.ResponseWriter, r *http.Request) {
 	file := r.URL.Query().Get("file")
 	if file == "" {
 		reply(w, r, http.StatusOK, "parameter file not specified in url.")
 		return
 	}
-	path := l.Path(file)
-	canon, err := canonical(path)
-	if err != nil {
-		reply(w, r, http.StatusInternalServerError, fsError(err, "failed to canonicalize "+path))
-		return
-	}
-	if !containPath(l.root, canon) {
-		reply(w, r, http.StatusUnauthorized, "[NOT_AUTHORIZED]file path is not allowed: "+path)
-		return
-	}
-	st, err := os.Stat(path)
-	if err != nil { // removed meanwhile
-		msg := fsError(err, "failed to canonicalize "+path)
-		status := http.StatusInternalServerError
-		if strings.HasPrefix(msg, "[NOT_FOUND]") || strings.HasPrefix(msg, "[IO_ERROR]") {
-			status = http.StatusNotFound
-		}
-		reply(w, r, status, msg)
-		return
-	}
-	if st.IsDir() {
-		reply(w, r, http.StatusOK, "error log can only be file.")
-		return
-	}
-	serveFile(w, r, path)
-}
-
-// serveFile is Doris's do_file_response.
-func serveFile(w http.ResponseWriter, r *http.Request, path string) {
-	if strings.Contains(path, "..") {
-		sendError(w, http.StatusForbidden)
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
+	f, size, ok := l.open(file)
+	if !ok {
 		sendError(w, http.StatusNotFound)
 		return
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		sendError(w, http.StatusNotFound)
-		return
-	}
-	w.Header().Set("Content-Type", contentType(path))
-	w.Header().Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.FormatInt(size, 10))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_, _ = io.CopyN(w, f, st.Size())
+		_, _ = io.CopyN(w, f, size)
 	}
 }
 
-// contentType is Doris's get_content_type by file extension.
-func contentType(path string) string {
-	switch filepath.Ext(path) {
-	case ".html", ".htm":
-		return "text/html; charset=utf-8"
-	case ".js":
-		return "application/javascript; charset=utf-8"
-	case ".css":
-		return "text/css; charset=utf-8"
-	case ".png":
-		return "image/png"
-	case ".ico":
-		return "image/x-icon"
+// open opens the error log called name and returns it with its size, or
+// ok=false when name is not an error log file in Dir.
+func (l *Log) open(name string) (f *os.File, size int64, ok bool) {
+	m := logNameRE.FindStringSubmatch(name)
+	if m == nil {
+		return nil, 0, false
 	}
-	return "text/plain; charset=utf-8"
+	root, err := os.OpenRoot(l.root)
+	if err != nil {
+		return nil, 0, false
+	}
+	defer root.Close()
+	shard, ok := openDir(root, m[1])
+	if !ok {
+		return nil, 0, false
+	}
+	defer shard.Close()
+	return openFile(shard, m[2])
 }
 
-// containPath is LocalFileSystem::contain_path: sub is parent or a file in
-// parent or below it.
-func containPath(parent, sub string) bool {
-	parent, sub = filepath.Clean(parent), filepath.Clean(sub)
-	if parent == sub {
-		return true
+// openDir opens the directory name in root; name must be a directory
+// itself, not a link to one.
+func openDir(root *os.Root, name string) (*os.Root, bool) {
+	before, err := root.Lstat(name)
+	if err != nil || !before.IsDir() {
+		return nil, false
 	}
-	dir := filepath.Dir(sub)
-	return dir == parent || strings.HasPrefix(dir, strings.TrimSuffix(parent, "/")+"/")
+	dir, err := root.OpenRoot(name)
+	if err != nil {
+		return nil, false
+	}
+	opened, err := dir.Stat(".")
+	if err != nil || !os.SameFile(before, opened) {
+		dir.Close()
+		return nil, false
+	}
+	return dir, true
 }
 
-// fsError renders a file system error as Doris's localfs_error status:
-// "[<code>]<msg>: <strerror>".
-func fsError(err error, msg string) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return "[INTERNAL_ERROR]" + msg + ": " + err.Error()
+// openFile opens the regular file name in dir; a link, a directory or a
+// special file is refused. O_NONBLOCK keeps a FIFO swapped in after the
+// Lstat from blocking the open; the identity check then refuses it.
+func openFile(dir *os.Root, name string) (*os.File, int64, bool) {
+	before, err := dir.Lstat(name)
+	if err != nil || !before.Mode().IsRegular() {
+		return nil, 0, false
 	}
-	code := "INTERNAL_ERROR"
-	switch {
-	case errno == syscall.EIO:
-		code = "IO_ERROR"
-	case errors.Is(err, fs.ErrNotExist):
-		code = "NOT_FOUND"
-	case errno == syscall.EEXIST:
-		code = "ALREADY_EXIST"
-	case errno == syscall.EACCES:
-		code = "E-256" // PERMISSION_DENIED
-	case errno == syscall.ENOTEMPTY:
-		code = "DIRECTORY_NOT_EMPTY"
+	if testHookBeforeOpen != nil {
+		testHookBeforeOpen(name)
 	}
-	return "[" + code + "]" + msg + ": " + strerror(errno)
+	f, err := dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, false
+	}
+	opened, err := f.Stat()
+	if err != nil || !opened.Mode().IsRegular() || !os.SameFile(before, opened) {
+		f.Close()
+		return nil, 0, false
+	}
+	return f, opened.Size(), true
 }
 
-// strerror is glibc's text of errno: Go's text with a capital letter.
-func strerror(errno syscall.Errno) string {
-	s := errno.Error()
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
+// testHookBeforeOpen, when set by a test, runs between the Lstat and the
+// open of a file, to swap the file meanwhile.
+var testHookBeforeOpen func(name string)
 
 // reply is HttpChannel::send_reply with content: gzip (level 1) when the
 // client lists "gzip" in Accept-Encoding, libevent's default Content-Type.

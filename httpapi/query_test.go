@@ -30,6 +30,13 @@ func newTestServerClock(t *testing.T) (*httptest.Server, *clock.Manual) {
 
 func newTestServerOpts(t *testing.T, lo LoadOptions) (*httptest.Server, *clock.Manual) {
 	t.Helper()
+	return newTestServerWith(t, Options{Load: lo})
+}
+
+// newTestServerWith is newTestServerOpts with more options; Labels and
+// ErrorLog are set here.
+func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *clock.Manual) {
+	t.Helper()
 	dir := t.TempDir()
 	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
 	e, err := engine.Open(dir, engine.Options{
@@ -47,7 +54,8 @@ func newTestServerOpts(t *testing.T, lo LoadOptions) (*httptest.Server, *clock.M
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(New(e, Options{Labels: txns, ErrorLog: elog, Load: lo}))
+	opts.Labels, opts.ErrorLog = txns, elog
+	srv := httptest.NewServer(New(e, opts))
 	t.Cleanup(func() { srv.Close(); e.Close() })
 	return srv, clk
 }

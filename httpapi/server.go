@@ -35,6 +35,11 @@ type Options struct {
 	Labels *labels.Store
 	// ErrorLog keeps load error logs. Required for stream load.
 	ErrorLog *errorlog.Log
+	// ErrorLogPublic serves GET/HEAD /api/_load_error_log without auth, as
+	// Doris's BE does by default (enable_all_http_auth=false). DANGER: anyone
+	// who can reach the port can then read the rejected rows of every load.
+	// The default value is false: the account's Basic auth is required.
+	ErrorLogPublic bool
 	// Load bounds stream loads.
 	Load LoadOptions
 }
@@ -79,8 +84,12 @@ func New(e *engine.Engine, opts Options) *Server {
 	r.Put("/api/{db}/{table}/_stream_load", s.handleStreamLoad)
 	r.Put("/api/{db}/_stream_load_2pc", s.handle2PC)
 	r.Put("/api/{db}/{table}/_stream_load_2pc", s.handle2PC)
-	r.Get("/api/_load_error_log", opts.ErrorLog.Serve)
-	r.Head("/api/_load_error_log", opts.ErrorLog.Serve)
+	errorLog := s.beAuth(opts.ErrorLog.Serve)
+	if opts.ErrorLogPublic {
+		errorLog = opts.ErrorLog.Serve
+	}
+	r.Get("/api/_load_error_log", errorLog)
+	r.Head("/api/_load_error_log", errorLog)
 	s.router = r
 	return s
 }

@@ -22,9 +22,10 @@ import (
 // handler on a fresh store. Commands:
 //
 //	sql [db=D]                 run statements; print the rows
-//	load db=D table=T [gzip] [chunked] [nonl] [path=/api/...]
+//	load db=D table=T [gzip] [cut=N] [chunked] [nonl] [path=/api/...]
 //	                           headers ("name: value" lines), then a line
-//	                           "--", then the body; print the response
+//	                           "--", then the body (gzip: compressed; cut:
+//	                           its last N bytes dropped); print the response
 //	2pc db=D [table=T]         headers only; print the response
 //	get path=/api/...          print the body of a GET
 //	errorlog                   print the error log of the last load
@@ -66,7 +67,9 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 					return "no error log\n"
 				}
 				u := lastErrorURL[strings.Index(lastErrorURL, "/api/"):]
-				resp, err := http.Get(srv.URL + u)
+				req, _ := http.NewRequest("GET", srv.URL+u, nil)
+				req.SetBasicAuth("root", "")
+				resp, err := http.DefaultClient.Do(req)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -167,6 +170,11 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 		if body == "" {
 			data = nil
 		}
+	}
+	if d.HasArg("cut") { // drop the last bytes of the (compressed) body
+		var n int
+		d.ScanArgs(t, "cut", &n)
+		data = data[:len(data)-n]
 	}
 	var rd io.Reader = bytes.NewReader(data)
 	if d.HasArg("chunked") {

@@ -90,7 +90,9 @@ func (r *reader) timeout(ctx context.Context, err error) error {
 // timeout when its deadline has passed (a body read cut off by the read
 // deadline fails with an I/O error, and that deadline may cancel the
 // request first), [CANCELLED] when the client went away (a cancelled
-// request, a body cut short), else err as it is.
+// request, a body cut short), else err as it is. A compressed body that
+// arrived whole but is truncated or corrupt (ErrCorruptBody) is not a client
+// gone, although its decompressor may have said io.ErrUnexpectedEOF.
 func BodyError(ctx context.Context, timeout time.Duration, err error) error {
 	expired := errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)
 	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
@@ -102,6 +104,8 @@ func BodyError(ctx context.Context, timeout time.Duration, err error) error {
 		return err
 	case expired:
 		return &Error{Code: CodeTimeout, Client: true, Msg: "load timeout, timeout: " + timeout.String(), Err: err}
+	case errors.Is(err, ErrCorruptBody):
+		return err
 	case errors.Is(err, context.Canceled) || errors.Is(err, io.ErrUnexpectedEOF):
 		return &Error{Code: CodeCancelled, Client: true, Err: err, Msg: "the client closed the connection before the load body ended"}
 	}

@@ -36,6 +36,7 @@ type config struct {
 	labelKeep    time.Duration
 	precommitTTL time.Duration
 	errorLogKeep time.Duration
+	errorLogPub  bool
 	load         httpapi.LoadOptions
 }
 
@@ -87,6 +88,8 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.labelKeep, "label-keep", 12*time.Hour, "how long a finished load's label stays in use (Doris streaming_label_keep_max_second)")
 	fs.DurationVar(&c.precommitTTL, "precommit-timeout", time.Hour, "how long a two-phase-commit load may stay pre-committed before it is aborted")
 	fs.DurationVar(&c.errorLogKeep, "error-log-keep", 48*time.Hour, "how long load error logs are kept (Doris load_error_log_reserve_hours)")
+	fs.BoolVar(&c.errorLogPub, "error-log-public", os.Getenv("LOADGW_ERROR_LOG_PUBLIC") == "true",
+		"serve load error logs (ErrorURL) without Basic auth, as Doris's BE by default; anyone reaching the port can read rejected rows (env LOADGW_ERROR_LOG_PUBLIC=true)")
 	fs.Int64Var(&c.load.MaxBodyBytes, "max-load-body-bytes", 100<<30, "largest stream load body (Doris streaming_load_max_mb)")
 	fs.Int64Var(&c.load.MaxJSONBodyBytes, "max-json-body-bytes", 100<<20, "largest JSON body not read by line (Doris streaming_load_json_max_mb)")
 	fs.Int64Var(&c.load.MaxDecompressedBytes, "max-decompressed-bytes", 100<<30, "largest decompressed stream load body")
@@ -148,7 +151,7 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
 	}
-	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Labels: txns, ErrorLog: elog, Load: c.load})
+	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Labels: txns, ErrorLog: elog, ErrorLogPublic: c.errorLogPub, Load: c.load})
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 30 * time.Second,

@@ -30,10 +30,11 @@ resp=$(printf '40,paid,1.00\n41,waiting-for-the-warehouse,2.00\n42,paid\n43,paid
 echo "$resp"
 
 # "ErrorURL": "http://HOST/api/_load_error_log?file=..." is present when rows
-# were filtered.
+# were filtered. Fetching it needs the same Basic auth as the load (unless
+# loadgw runs with --error-log-public).
 error_url=$(echo "$resp" | sed -n 's/^ *"ErrorURL": *"\([^"]*\)".*$/\1/p')
 if [ -z "$error_url" ]; then
   echo "no ErrorURL in the response" >&2
   exit 1
 fi
-curl -sS "$error_url"
+curl -sS -f -u root: "$error_url"
