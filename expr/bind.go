@@ -6,7 +6,8 @@ import (
 
 // Bind resolves e against scope and types it with Doris's (Nereids) rules.
 // Constant subtrees are folded now, except those that read the clock or the
-// time zone. Errors are Doris's analysis errors (*Error).
+// time zone. Errors are Doris's analysis errors (*Error); a tree deeper than
+// MaxDepth fails with ErrTooDeep.
 func Bind(e Expr, scope *Scope) (Compiled, error) {
 	b := &binder{scope: scope}
 	return b.bind(e)
@@ -14,10 +15,18 @@ func Bind(e Expr, scope *Scope) (Compiled, error) {
 
 type binder struct {
 	scope *Scope
+	// depth is the level of the node being bound; every recursion goes
+	// through bind, which keeps it at most MaxDepth.
+	depth int
 }
 
 func (b *binder) bind(e Expr) (Compiled, error) {
+	if b.depth >= MaxDepth {
+		return nil, ErrTooDeep
+	}
+	b.depth++
 	c, err := b.bindNode(e)
+	b.depth--
 	if err != nil {
 		return nil, err
 	}

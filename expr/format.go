@@ -10,7 +10,9 @@ import (
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // String renders e as SQL in Nereids's toSql style (used in error texts):
-// calls as `sum(a)`, operators parenthesised as `(a + 1)`.
+// calls as `sum(a)`, operators parenthesised as `(a + 1)`. It recurses once
+// per level of e.
+// REQUIRES: e is at most MaxDepth deep (see CheckDepth).
 func String(e Expr) string {
 	var sb strings.Builder
 	writeExpr(&sb, e)

@@ -13,7 +13,8 @@ import (
 
 // FormatExpr renders e as normalized SQL that parses back to the same tree:
 // operators fully parenthesised, keywords upper case, identifiers
-// backquoted only when needed.
+// backquoted only when needed. It recurses once per level of e.
+// REQUIRES: e is at most expr.MaxDepth deep, as every parsed tree is.
 func FormatExpr(e expr.Expr) string {
 	var b strings.Builder
 	writeExpr(&b, e)

@@ -40,6 +40,9 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
 	}
+	for _, s := range deepSeeds(true) {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, sql string) {
 		stmts, err := Parse(sql)
 		if err != nil {
@@ -64,11 +67,28 @@ func FuzzParseExpr(f *testing.F) {
 	for _, s := range []string{"a + 1 > b AND c IS NULL", "cast(x as datetime(6))", "k1 IN (1, 'a')"} {
 		f.Add(s)
 	}
+	for _, s := range deepSeeds(false) {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if e, err := ParseExpr(s); err == nil {
 			checkExprRoundTrip(t, e)
 		}
 	})
+}
+
+// deepSeeds nest parentheses one level past what the lexer accepts, as a
+// statement or as an expression. Seeds near expr.MaxDepth are left out on
+// purpose: their mutations parse into trees that round-trip through
+// thousands of nested parentheses, tens of milliseconds a run, which cut
+// the fuzzer's throughput a hundredfold when tried. TestNestingAtLimit and
+// TestDeepestTreesRoundTrip cover those depths instead.
+func deepSeeds(stmts bool) []string {
+	s := strings.Repeat("(", maxParens+1) + "1" + strings.Repeat(")", maxParens+1)
+	if stmts {
+		s = "SELECT " + s
+	}
+	return []string{s}
 }
 
 var benchSelect = `SELECT k1, k2, sum(v1) AS s, max(v2) FROM db.tbl

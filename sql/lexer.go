@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"loadgw/expr"
 )
 
 // tokKind classifies a token.
@@ -46,9 +48,16 @@ type lexer struct {
 	toks            []token
 }
 
-// lex tokenizes src. The last token is always tkEOF.
+// maxParens bounds how deep parentheses may nest in lexed text: twice
+// maxNesting, which the parser enforces exactly, so that text nested far too
+// deep fails before the whole of it is turned into tokens.
+const maxParens = 2 * maxNesting
+
+// lex tokenizes src. The last token is always tkEOF. Parentheses nested
+// deeper than maxParens fail with expr.ErrTooDeep.
 func lex(src string) ([]token, error) {
 	l := &lexer{src: src, line: 1}
+	parens := 0
 	for {
 		if err := l.skipSpace(); err != nil {
 			return nil, err
@@ -64,6 +73,16 @@ func lex(src string) ([]token, error) {
 		}
 		if t.kind == tkHint && !l.hintAllowed() {
 			continue
+		}
+		if t.kind == tkOp && len(t.text) == 1 {
+			switch t.text[0] {
+			case '(':
+				if parens++; parens > maxParens {
+					return nil, expr.ErrTooDeep
+				}
+			case ')':
+				parens--
+			}
 		}
 		l.toks = append(l.toks, t)
 	}

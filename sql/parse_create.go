@@ -257,7 +257,11 @@ func (p *parser) partitionBy() *PartitionDesc {
 // partitionField is a column name or a function call such as date_trunc(c, 'day').
 func (p *parser) partitionField() expr.Expr {
 	if p.isOpN(1, "(") {
-		return p.primary()
+		e := p.primary()
+		if err := expr.CheckDepth(e); err != nil {
+			p.fail(err)
+		}
+		return e
 	}
 	t := p.peek()
 	return &expr.ColumnRef{P: t.off, Name: p.ident()}

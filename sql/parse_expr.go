@@ -21,8 +21,33 @@ import (
 //	- + ~             (prefix)
 //	primary
 
-// expr parses a full expression.
+// expr parses a full expression. The outermost one checks that the tree is
+// at most expr.MaxDepth deep: operator chains such as a+a+...+a are built by
+// loops, not recursion, so their depth is only known once they are built.
+// Each node of a tree has a token of its own, so a tree spanning at most
+// MaxDepth tokens needs no check.
 func (p *parser) expr() expr.Expr {
+	p.descend()
+	if p.inExpr {
+		e := p.pipeExpr()
+		p.ascend()
+		return e
+	}
+	p.inExpr = true
+	start := p.i
+	e := p.pipeExpr()
+	p.inExpr = false
+	p.ascend()
+	if p.i-start > expr.MaxDepth {
+		if err := expr.CheckDepth(e); err != nil {
+			p.fail(err)
+		}
+	}
+	return e
+}
+
+// pipeExpr parses `||`, which is OR in Doris's default sql_mode.
+func (p *parser) pipeExpr() expr.Expr {
 	l := p.orExpr()
 	for p.isOp("||") {
 		p.next()
@@ -58,7 +83,10 @@ func (p *parser) andExpr() expr.Expr {
 func (p *parser) notExpr() expr.Expr {
 	t := p.peek()
 	if p.acceptKw("NOT") || p.acceptOp("!") {
-		return &expr.Unary{P: t.off, Op: "NOT", X: p.notExpr()}
+		p.descend()
+		x := p.notExpr()
+		p.ascend()
+		return &expr.Unary{P: t.off, Op: "NOT", X: x}
 	}
 	if p.isKw("EXISTS") && p.isOpN(1, "(") {
 		p.unsupported("EXISTS subquery")
@@ -221,13 +249,21 @@ func (p *parser) unary() expr.Expr {
 		p.next()
 		return numberLiteral(p.next(), true, t.off)
 	case p.acceptOp("-"):
-		return &expr.Unary{P: t.off, Op: "-", X: p.unary()}
+		return p.prefix(t, "-")
 	case p.acceptOp("+"):
-		return &expr.Unary{P: t.off, Op: "+", X: p.unary()}
+		return p.prefix(t, "+")
 	case p.acceptOp("~"):
-		return &expr.Unary{P: t.off, Op: "~", X: p.unary()}
+		return p.prefix(t, "~")
 	}
 	return p.primary()
+}
+
+// prefix parses the operand of the prefix operator op at token t.
+func (p *parser) prefix(t token, op string) expr.Expr {
+	p.descend()
+	x := p.unary()
+	p.ascend()
+	return &expr.Unary{P: t.off, Op: op, X: x}
 }
 
 func isNumberTok(t token) bool {

@@ -240,7 +240,9 @@ func (p *parser) extract() expr.Expr {
 	if nt := p.peekN(1); nt.kind != tkString && (nt.kind != tkOp || nt.text != "(") {
 		_ = p.acceptKw("DATE") || p.acceptKw("TIMESTAMP")
 	}
+	p.descend()
 	x := p.valueExpr()
+	p.ascend()
 	p.expectOp(")")
 	return &expr.Call{P: t.off, Name: "extract", Args: []expr.Expr{stringLiteral(u.off, unit), x}}
 }

@@ -9,6 +9,8 @@ import (
 // query parses a SELECT, possibly parenthesised, and records its span.
 // Set operations are rejected.
 func (p *parser) query() *Select {
+	p.enterStmt()
+	defer p.leaveStmt()
 	start := p.peek().off
 	var s *Select
 	if p.acceptOp("(") {

@@ -13,6 +13,8 @@ func (s *Span) setSpan(x Span) { *s = x }
 
 // statement parses one statement and records its span.
 func (p *parser) statement() Statement {
+	p.enterStmt()
+	defer p.leaveStmt()
 	start := p.peek().off
 	s := p.statementBody()
 	s.(spanSetter).setSpan(Span{Start: start, End: p.toks[p.i-1].end})

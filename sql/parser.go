@@ -7,6 +7,10 @@
 // Doris's grammar that loadgw executes; anything else is a *SyntaxError.
 // Parsing is pure: no catalog lookups, no type checking beyond building
 // types.Type values for type names.
+//
+// Every expression tree it returns is at most expr.MaxDepth deep; deeper
+// trees, and text nesting deeper than the parser's own bound, fail with
+// expr.ErrTooDeep (Doris's text) rather than exhausting the stack.
 package sql
 
 import (
@@ -24,7 +28,24 @@ type parser struct {
 	// Recording must stay cheap: it happens on every keyword or operator test.
 	expected []expectation
 	expIdx   int
+	// nest counts the expressions being parsed inside each other
+	// (parentheses, arguments, operands of prefix operators) and stmtNest
+	// the statements and queries (subqueries, explained statements).
+	// descend and enterStmt keep each at most maxNesting, which bounds the
+	// stack of the recursive descent. Expressions never hold statements,
+	// so the two add up rather than multiply.
+	nest, stmtNest int
+	// inExpr is set while an expression is being parsed; the outermost
+	// expression checks the depth of the tree it built (expr.CheckDepth).
+	inExpr bool
 }
+
+// maxNesting bounds p.nest and p.stmtNest. Text that FormatExpr writes for a
+// tree of expr.MaxDepth levels nests at most twice that deep (a parenthesis
+// and a prefix operator for each level), so formatted trees parse back.
+// Deeper nesting fails with expr.ErrTooDeep: parentheses add no tree level,
+// but a parser must stop somewhere, and the tree limit is the one users know.
+const maxNesting = 2 * expr.MaxDepth
 
 // expectation is one token tried at a position; quote adds ANTLR's quotes
 // around a literal token when the message is built.
@@ -108,6 +129,24 @@ func (p *parser) recover(errp *error) {
 		*errp = b.err
 	}
 }
+
+// descend enters one more nested expression; ascend leaves it.
+func (p *parser) descend() {
+	if p.nest++; p.nest > maxNesting {
+		p.fail(expr.ErrTooDeep)
+	}
+}
+
+func (p *parser) ascend() { p.nest-- }
+
+// enterStmt enters one more nested statement or query; leaveStmt leaves it.
+func (p *parser) enterStmt() {
+	if p.stmtNest++; p.stmtNest > maxNesting {
+		p.fail(expr.ErrTooDeep)
+	}
+}
+
+func (p *parser) leaveStmt() { p.stmtNest-- }
 
 // fail aborts parsing with err.
 func (p *parser) fail(err error) {
