@@ -41,6 +41,7 @@ type expired struct {
 	id       int64
 	finish   []byte // its l/f key
 	labelKey []byte // its l/n key
+	newest   bool   // its l/n key named it when read without s.mu
 }
 
 // dropExpired deletes up to expireBatch expired txns, oldest first, and
@@ -51,30 +52,43 @@ func (s *Store) dropExpired(now time.Time) (int, error) {
 	if err != nil || len(batch) == 0 {
 		return 0, err
 	}
+	// Read the label index without s.mu first: an l/n key only ever moves
+	// to a newer txn, so one that did not name x never will, and the reads
+	// under s.mu below find their blocks cached.
+	for i := range batch {
+		if batch[i].newest, err = s.namesTxn(batch[i]); err != nil {
+			return 0, err
+		}
+	}
 	b := s.db.NewBatch()
 	defer b.Close()
-	// Begin writes a label's l/n key only while it holds the label in
-	// memory, so under s.mu a label not in memory has a settled l/n key,
-	// and this batch is ordered before any later Begin of it.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, x := range batch {
 		b.Delete(txnKey(x.id))
 		b.Delete(x.finish)
-		ok, err := s.isNewestAtRest(x)
-		if err != nil {
-			return 0, err
+		if !x.newest {
+			continue
 		}
-		if ok {
+		if ok, err := s.isNewestAtRest(x); err != nil {
+			return 0, err
+		} else if ok {
 			b.Delete(x.labelKey)
 		}
 	}
-	// Not synced: a lost deletion is redone by the next Expire.
-	return len(batch), b.CommitNoSync()
+	// Not synced: a lost deletion is redone by the next Expire. Committed
+	// under s.mu, so it is ordered before any later Begin of these labels.
+	if err := b.CommitNoSync(); err != nil {
+		return 0, err
+	}
+	s.expireFrom = append(slices.Clone(batch[len(batch)-1].finish), 0)
+	return len(batch), nil
 }
 
 // isNewestAtRest reports whether x is the newest txn of its label and no
-// txn of that label runs. REQUIRES: s.mu held.
+// txn of that label runs. Begin writes a label's l/n key only while it
+// holds the label in memory, so under s.mu a label not in memory has a
+// settled l/n key. REQUIRES: s.mu held.
 func (s *Store) isNewestAtRest(x expired) (bool, error) {
 	db, label, err := parseLabelIndexKey(x.labelKey)
 	if err != nil {
@@ -83,6 +97,11 @@ func (s *Store) isNewestAtRest(x expired) (bool, error) {
 	if s.byLabel[labelKey{db, label}] != nil {
 		return false, nil
 	}
+	return s.namesTxn(x)
+}
+
+// namesTxn reports whether the l/n key of x names x.
+func (s *Store) namesTxn(x expired) (bool, error) {
 	v, err := s.db.Get(x.labelKey)
 	if errors.Is(err, storage.ErrNotFound) {
 		return false, nil
@@ -93,11 +112,17 @@ func (s *Store) isNewestAtRest(x expired) (bool, error) {
 }
 
 // findExpired reads up to expireBatch expired txns from the finish index,
-// oldest first. A txn is expired, as in Doris's TransactionState.isExpired,
-// once the whole seconds since it finished exceed LabelKeep.
+// oldest first, from s.expireFrom on. A txn is expired, as in Doris's
+// TransactionState.isExpired, once the whole seconds since it finished
+// exceed LabelKeep.
+// REQUIRES: s.expireMu held.
 func (s *Store) findExpired(now time.Time) ([]expired, error) {
 	keep, nowMs := int64(s.opts.LabelKeep/time.Second), now.UnixMilli()
-	it, err := s.db.NewIter(finishKeyPrefix, storage.PrefixEnd(finishKeyPrefix))
+	from := s.expireFrom
+	if from == nil {
+		from = finishKeyPrefix
+	}
+	it, err := s.db.NewIter(from, storage.PrefixEnd(finishKeyPrefix))
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,14 @@ type Store struct {
 	clk  clock.Clock
 	opts Options
 
-	expireMu sync.Mutex // serializes Expire
+	expireMu sync.Mutex // serializes Expire; guards expireFrom
+	// expireFrom is where Expire resumes in the finish index: past the
+	// txns it dropped, whose deletions pebble keeps as tombstones for a
+	// while. A txn finishes at the current time, so a new finish key lands
+	// after it unless the clock stepped back by more than LabelKeep (or a
+	// commit batch was written more than LabelKeep after WriteCommit): that
+	// txn then expires only after a restart, never early.
+	expireFrom []byte
 
 	// mu guards the fields below and orders the reads of the label index
 	// with its writes (Begin, Expire).
