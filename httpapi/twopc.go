@@ -116,7 +116,11 @@ func (s *Server) handleLoadState(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Bad Request", Code: 403, Data: "No label selected"})
 		return
 	}
-	state := s.opts.Labels.State(chi.URLParam(r, "db"), label)
+	state, err := s.opts.Labels.State(chi.URLParam(r, "db"), label)
+	if err != nil { // Doris: ResponseEntityBuilder.okWithCommonError
+		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: err.Error()})
+		return
+	}
 	writeJSON(w, http.StatusOK, restResponse{Msg: "success", Code: 0, Data: string(state)})
 }
 

@@ -9,7 +9,8 @@ import (
 
 // Begin starts a txn with label in db and persists it in PREPARE (synced).
 // The label must match LabelRegex and must not be held by a txn of db that is
-// not ABORTED; otherwise the error is a *LabelExistsError. Of concurrent
+// not ABORTED, which a VISIBLE txn does for LabelKeep after it finished;
+// otherwise the error is a *LabelExistsError. Of concurrent
 // Begins with one label exactly one succeeds. table is kept for the caller.
 func (s *Store) Begin(db, label, table string) (*Txn, error) {
 	if err := ValidateLabel(label); err != nil {
@@ -17,10 +18,12 @@ func (s *Store) Begin(db, label, table string) (*Txn, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, e := range s.byLabel[labelKey{db, label}] {
-		if e.t.State != StateAborted {
-			return nil, &LabelExistsError{Label: label, TxnID: e.t.ID, State: e.t.State}
-		}
+	// Only the newest txn of a label can be other than ABORTED.
+	switch t, err := s.newest(db, label); {
+	case err != nil:
+		return nil, fmt.Errorf("cannot begin txn: %w", err)
+	case t != nil && t.State != StateAborted:
+		return nil, &LabelExistsError{Label: label, TxnID: t.ID, State: t.State}
 	}
 	id, err := s.allocID()
 	if err != nil {
@@ -54,8 +57,9 @@ func (s *Store) allocID() (int64, error) {
 
 // write persists t as e's record (synced) with s.mu released meanwhile; e is
 // pending during the write, so other writers of e wait.
-// REQUIRES: s.mu held, e not pending.
+// REQUIRES: s.mu held, e indexed and not pending.
 func (s *Store) write(e *entry, t *Txn) error {
+	s.mustBeIndexed(e)
 	e.pending = true
 	s.mu.Unlock()
 	err := s.db.Update(func(b *storage.Batch) error {
@@ -68,12 +72,21 @@ func (s *Store) write(e *entry, t *Txn) error {
 	return err
 }
 
-// install makes t the state of e and queues it when it is final.
+// install makes t the state of e and drops e from memory when t is final:
+// its record is durable by now, and lookups read it from the store.
 // REQUIRES: s.mu held.
 func (s *Store) install(e *entry, t Txn) {
 	e.t = t
 	if t.State.Final() {
-		s.finished[t.DB] = append(s.finished[t.DB], e)
+		s.remove(e)
+	}
+}
+
+// mustBeIndexed panics unless e is the store's entry of its txn: a
+// detached entry is a finished txn, which is never written again.
+func (s *Store) mustBeIndexed(e *entry) {
+	if s.txns[e.t.ID] != e {
+		panic(fmt.Sprintf("BUG: write of txn %d (%s), which is not running", e.t.ID, e.t.State))
 	}
 }
 
@@ -96,11 +109,13 @@ func (s *Store) waitIdle(id int64) *entry {
 func (s *Store) Abort(txnID int64, reason string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.waitIdle(txnID)
-	if e == nil {
+	e, err := s.find(txnID)
+	if err != nil {
+		return fmt.Errorf("cannot abort txn %d: %w", txnID, err)
+	} else if e == nil {
 		return errNotFoundDot(txnID)
 	}
-	_, err := s.abortLocked(e, reason, s.clk.Now())
+	_, err = s.abortLocked(e, reason, s.clk.Now())
 	return err
 }
 

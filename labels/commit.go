@@ -1,6 +1,8 @@
 package labels
 
 import (
+	"fmt"
+
 	"loadgw/storage"
 )
 
@@ -17,8 +19,10 @@ import (
 func (s *Store) WriteCommit(b *storage.Batch, txn *Txn, tso uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.waitIdle(txn.ID)
-	if e == nil {
+	e, err := s.find(txn.ID)
+	if err != nil {
+		return fmt.Errorf("cannot commit txn %d: %w", txn.ID, err)
+	} else if e == nil {
 		return errNotFoundDot(txn.ID)
 	}
 	if err := checkCommit(e, false); err != nil {
@@ -43,8 +47,10 @@ func (s *Store) WriteCommit(b *storage.Batch, txn *Txn, tso uint64) error {
 func (s *Store) WritePrecommit(b *storage.Batch, txn *Txn) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.waitIdle(txn.ID)
-	if e == nil {
+	e, err := s.find(txn.ID)
+	if err != nil {
+		return fmt.Errorf("cannot pre-commit txn %d: %w", txn.ID, err)
+	} else if e == nil {
 		return newError(ErrTxnNotFound, txn.ID, "transaction not found")
 	}
 	next := e.t
@@ -61,8 +67,9 @@ func (s *Store) WritePrecommit(b *storage.Batch, txn *Txn) error {
 }
 
 // stage puts next into b and marks e pending, reading as shown meanwhile.
-// REQUIRES: s.mu held, e not pending.
+// REQUIRES: s.mu held, e indexed and not pending.
 func (s *Store) stage(b *storage.Batch, e *entry, next *Txn, shown State) {
+	s.mustBeIndexed(e)
 	putTxn(b, next)
 	e.pending, e.next, e.prev = true, next, e.t.State
 	e.t.State = shown

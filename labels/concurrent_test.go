@@ -98,7 +98,10 @@ func TestCommitAbortRace(t *testing.T) {
 		if (commitErr == nil) == (abortErr == nil) {
 			t.Fatalf("round %d: commit %v, abort %v", round, commitErr, abortErr)
 		}
-		got, _ := s.Get(txn.ID)
+		got, err := s.Get(txn.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
 		want := StateVisible
 		if commitErr != nil {
 			want = StateAborted
@@ -136,12 +139,12 @@ func TestWriteFailed(t *testing.T) {
 	if err := s.WriteCommit(b, txn, 7); err != nil {
 		t.Fatal(err)
 	}
-	if st := s.State("d", "l"); st != StateCommitted {
+	if st, _ := s.State("d", "l"); st != StateCommitted {
 		t.Fatalf("pending commit reads as %s", st)
 	}
 	b.Close()
 	s.WriteFailed(txn)
-	if st := s.State("d", "l"); st != StatePrepare {
+	if st, _ := s.State("d", "l"); st != StatePrepare {
 		t.Fatalf("after WriteFailed: %s", st)
 	}
 	if err := s.Abort(txn.ID, "x"); err != nil {

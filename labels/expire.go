@@ -1,80 +1,144 @@
 package labels
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
+
+	"loadgw/storage"
 )
 
+// expireBatch is how many finished txns Expire drops with one write, which
+// bounds its memory and the time it holds the store's lock.
+const expireBatch = 1024
+
 // Expire does one round of Doris's removeExpiredAndTimeoutTxns at time now.
-// First, per database, it drops finished txns whose whole seconds since
-// finishing exceed LabelKeep, then the oldest finished ones beyond
-// MaxFinishedPerDB. Then it aborts (synced, ReasonTimeout) the PRECOMMITTED
-// txns pre-committed more than PrecommitTimeout ago and returns them: their
-// staged data is the caller's to drop. Callers run it periodically.
+// First it drops the finished txns whose whole seconds since finishing
+// exceed LabelKeep, with their labels, however many there are. Unlike
+// Doris, no count limit drops younger ones (label_num_threshold). Then it
+// aborts (synced, ReasonTimeout) the PRECOMMITTED txns pre-committed more
+// than PrecommitTimeout ago and returns them: their staged data is the
+// caller's to drop. Callers run it periodically.
 func (s *Store) Expire(now time.Time) ([]*Txn, error) {
 	s.expireMu.Lock()
 	defer s.expireMu.Unlock()
-	if err := s.dropFinished(now); err != nil {
-		return nil, err
+	for {
+		n, err := s.dropExpired(now)
+		if err != nil {
+			return nil, fmt.Errorf("cannot drop expired txns: %w", err)
+		}
+		if n < expireBatch {
+			break
+		}
 	}
 	return s.abortTimedOut(now)
 }
 
-// dropFinished deletes the expired prefix of each finished queue. Only
-// Expire pops the queues, so the prefix is unchanged after the write.
+// expired is a finished txn found expired in the finish index.
+type expired struct {
+	id       int64
+	finish   []byte // its l/f key
+	labelKey []byte // its l/n key
+	newest   bool   // its l/n key named it when read without s.mu
+}
+
+// dropExpired deletes up to expireBatch expired txns, oldest first, and
+// returns how many it found.
 // REQUIRES: s.expireMu held.
-func (s *Store) dropFinished(now time.Time) error {
-	s.mu.Lock()
-	drop := map[string]int{}
-	for db, q := range s.finished {
-		if n := s.expiredPrefix(q, now); n > 0 {
-			drop[db] = n
-		}
+func (s *Store) dropExpired(now time.Time) (int, error) {
+	batch, err := s.findExpired(now)
+	if err != nil || len(batch) == 0 {
+		return 0, err
 	}
-	s.mu.Unlock()
-	if len(drop) == 0 {
-		return nil
+	// Read the label index without s.mu first: an l/n key only ever moves
+	// to a newer txn, so one that did not name x never will, and the reads
+	// under s.mu below find their blocks cached.
+	for i := range batch {
+		if batch[i].newest, err = s.namesTxn(batch[i]); err != nil {
+			return 0, err
+		}
 	}
 	b := s.db.NewBatch()
 	defer b.Close()
 	s.mu.Lock()
-	for db, n := range drop {
-		for _, e := range s.finished[db][:n] {
-			b.Delete(txnKey(e.t.ID))
-		}
-	}
-	s.mu.Unlock()
-	if err := b.Commit(); err != nil {
-		return fmt.Errorf("cannot drop expired txns: %w", err)
-	}
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	for db, n := range drop {
-		for _, e := range s.finished[db][:n] {
-			s.remove(e)
+	for _, x := range batch {
+		b.Delete(txnKey(x.id))
+		b.Delete(x.finish)
+		if !x.newest {
+			continue
 		}
-		if q := slices.Delete(s.finished[db], 0, n); len(q) > 0 {
-			s.finished[db] = q
-		} else {
-			delete(s.finished, db)
+		if ok, err := s.isNewestAtRest(x); err != nil {
+			return 0, err
+		} else if ok {
+			b.Delete(x.labelKey)
 		}
 	}
-	return nil
+	// Not synced: a lost deletion is redone by the next Expire. Committed
+	// under s.mu, so it is ordered before any later Begin of these labels.
+	if err := b.CommitNoSync(); err != nil {
+		return 0, err
+	}
+	s.expireFrom = append(slices.Clone(batch[len(batch)-1].finish), 0)
+	return len(batch), nil
 }
 
-// expiredPrefix is how many txns at the front of q Doris's
-// unprotectedRemoveUselessTxns would remove.
-func (s *Store) expiredPrefix(q []*entry, now time.Time) int {
-	keep := int64(s.opts.LabelKeep / time.Second)
-	n := 0
-	for n < len(q) && now.Sub(q[n].t.FinishTime).Milliseconds()/1000 > keep {
-		n++
+// isNewestAtRest reports whether x is the newest txn of its label and no
+// txn of that label runs. Begin writes a label's l/n key only while it
+// holds the label in memory, so under s.mu a label not in memory has a
+// settled l/n key. REQUIRES: s.mu held.
+func (s *Store) isNewestAtRest(x expired) (bool, error) {
+	db, label, err := parseLabelIndexKey(x.labelKey)
+	if err != nil {
+		return false, err
 	}
-	if limit := s.opts.MaxFinishedPerDB; limit > 0 && len(q)-n > limit {
-		n = len(q) - limit
+	if s.byLabel[labelKey{db, label}] != nil {
+		return false, nil
 	}
-	return n
+	return s.namesTxn(x)
+}
+
+// namesTxn reports whether the l/n key of x names x.
+func (s *Store) namesTxn(x expired) (bool, error) {
+	v, err := s.db.Get(x.labelKey)
+	if errors.Is(err, storage.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	return len(v) == 8 && int64(binary.BigEndian.Uint64(v)) == x.id, nil
+}
+
+// findExpired reads up to expireBatch expired txns from the finish index,
+// oldest first, from s.expireFrom on. A txn is expired, as in Doris's
+// TransactionState.isExpired, once the whole seconds since it finished
+// exceed LabelKeep.
+// REQUIRES: s.expireMu held.
+func (s *Store) findExpired(now time.Time) ([]expired, error) {
+	keep, nowMs := int64(s.opts.LabelKeep/time.Second), now.UnixMilli()
+	from := s.expireFrom
+	if from == nil {
+		from = finishKeyPrefix
+	}
+	it, err := s.db.NewIter(from, storage.PrefixEnd(finishKeyPrefix))
+	if err != nil {
+		return nil, err
+	}
+	var out []expired
+	for ok := it.First(); ok && len(out) < expireBatch; ok = it.Next() {
+		finish, id, err := parseFinishKey(it.Key())
+		if err != nil {
+			it.Close()
+			return nil, err
+		}
+		if (nowMs-finish)/1000 <= keep {
+			break
+		}
+		out = append(out, expired{id: id, finish: slices.Clone(it.Key()), labelKey: slices.Clone(it.Value())})
+	}
+	return out, it.Close()
 }
 
 // abortTimedOut aborts the PRECOMMITTED txns past PrecommitTimeout.

@@ -47,7 +47,7 @@ func (h *harness) open(fresh bool) {
 
 // TestDataDriven runs the scripts of testdata/labels. Commands:
 //
-//	open [keep=D] [precommit-timeout=D] [max-finished=N]   fresh store
+//	open [keep=D] [precommit-timeout=D]   fresh store
 //	restart                        reopen the store on the same files; prints Recovered
 //	clock advance=D
 //	begin db=D label=L [table=T]
@@ -78,7 +78,6 @@ func (h *harness) run(d *datadriven.TestData) string {
 		h.opts = Options{}
 		durOpt(t, d, "keep", &h.opts.LabelKeep)
 		durOpt(t, d, "precommit-timeout", &h.opts.PrecommitTimeout)
-		d.MaybeScanArgs(t, "max-finished", &h.opts.MaxFinishedPerDB)
 		h.open(true)
 		return "ok\n"
 	case "restart":
@@ -130,9 +129,13 @@ func (h *harness) run(d *datadriven.TestData) string {
 		var db, label string
 		d.ScanArgs(t, "db", &db)
 		d.ScanArgs(t, "label", &label)
-		return string(h.s.State(db, label)) + "\n"
+		st, err := h.s.State(db, label)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(st) + "\n"
 	case "show":
-		return formatTxns(h.s.All())
+		return h.all()
 	case "precommitted":
 		return formatTxns(h.s.Precommitted())
 	case "expire":
@@ -140,7 +143,7 @@ func (h *harness) run(d *datadriven.TestData) string {
 		if err != nil {
 			return "error: " + err.Error() + "\n"
 		}
-		return "aborted:\n" + formatTxns(aborted) + "remaining:\n" + formatTxns(h.s.All())
+		return "aborted:\n" + formatTxns(aborted) + "remaining:\n" + h.all()
 	case "validate":
 		var b strings.Builder
 		for _, l := range strings.Split(d.Input, "\n") {
@@ -187,10 +190,22 @@ func (h *harness) beginMany(d *datadriven.TestData) string {
 	return "ok\n"
 }
 
+func (h *harness) all() string {
+	txns, err := h.s.All()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return formatTxns(txns)
+}
+
 func (h *harness) txnArg(d *datadriven.TestData) *Txn {
 	var id int64
 	d.ScanArgs(h.t, "txn", &id)
-	if txn, ok := h.s.Get(id); ok {
+	txn, err := h.s.Get(id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if txn != nil {
 		return txn
 	}
 	return &Txn{ID: id}

@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -11,18 +12,68 @@ import (
 
 // Key layout (prefix "l/", owned by this package):
 //
-//	l/t/<txn id: 8 bytes big endian> → record (compact JSON)
-//	l/w                               → txn id window end (8 bytes big endian)
+//	l/t/<txn id>                     → record (compact JSON)
+//	l/a/<txn id>                     → (empty) the txn is PREPARE or PRECOMMITTED
+//	l/n/<db length><db><label>       → txn id of the newest txn with that label
+//	l/f/<finish ms><txn id>          → the l/n key of a VISIBLE or ABORTED txn
+//	l/w                              → txn id window end
+//	l/v                              → key layout version (1)
 //
-// Open reads every record and rebuilds the indexes by database and label;
-// the number of records is bounded by the label retention rules.
+// Ids, lengths (uvarint) and times are big endian, so l/f sorts by finish
+// time. putTxn keeps l/a, l/n and l/f in step with the record in the same
+// batch. Only the newest txn of a label can be other than ABORTED (Begin
+// refuses otherwise and ABORTED is final), so l/n alone decides whether a
+// label is in use, with one Get. Open reads only l/a; Expire walks l/f from
+// the oldest finish time; memory holds only txns that have not finished.
 var (
-	txnKeyPrefix = []byte("l/t/")
-	windowKey    = []byte("l/w")
+	txnKeyPrefix    = []byte("l/t/")
+	activeKeyPrefix = []byte("l/a/")
+	labelKeyPrefix  = []byte("l/n/")
+	finishKeyPrefix = []byte("l/f/")
+	windowKey       = []byte("l/w")
+	versionKey      = []byte("l/v")
 )
 
-func txnKey(id int64) []byte {
-	return binary.BigEndian.AppendUint64(append([]byte(nil), txnKeyPrefix...), uint64(id))
+// layoutVersion is the value of versionKey: the l/a, l/n and l/f indexes
+// exist. Stores written before them hold only l/t and l/w (see migrate).
+const layoutVersion = 1
+
+func txnKey(id int64) []byte { return idKey(txnKeyPrefix, id) }
+
+func activeKey(id int64) []byte { return idKey(activeKeyPrefix, id) }
+
+func idKey(prefix []byte, id int64) []byte {
+	return binary.BigEndian.AppendUint64(append([]byte(nil), prefix...), uint64(id))
+}
+
+func labelIndexKey(db, label string) []byte {
+	k := append([]byte(nil), labelKeyPrefix...)
+	k = binary.AppendUvarint(k, uint64(len(db)))
+	return append(append(k, db...), label...)
+}
+
+// parseLabelIndexKey returns the database and label of an l/n key.
+func parseLabelIndexKey(key []byte) (db, label string, err error) {
+	k, ok := bytes.CutPrefix(key, labelKeyPrefix)
+	n, w := binary.Uvarint(k)
+	if !ok || w <= 0 || uint64(len(k)-w) < n {
+		return "", "", fmt.Errorf("corrupt label index key %x", key)
+	}
+	return string(k[w : w+int(n)]), string(k[w+int(n):]), nil
+}
+
+func finishKey(t *Txn) []byte {
+	k := binary.BigEndian.AppendUint64(append([]byte(nil), finishKeyPrefix...), uint64(timeMs(t.FinishTime)))
+	return binary.BigEndian.AppendUint64(k, uint64(t.ID))
+}
+
+// parseFinishKey returns the finish time (Unix ms) and txn id of an l/f key.
+func parseFinishKey(k []byte) (int64, int64, error) {
+	k = k[len(finishKeyPrefix):]
+	if len(k) != 16 {
+		return 0, 0, fmt.Errorf("corrupt finish key of %d bytes", len(k))
+	}
+	return int64(binary.BigEndian.Uint64(k)), int64(binary.BigEndian.Uint64(k[8:])), nil
 }
 
 // record is the persisted form of a Txn; times are Unix milliseconds.
@@ -60,25 +111,118 @@ func decodeTxn(v []byte) (*Txn, error) {
 	}, nil
 }
 
-// putTxn adds the record of t to b.
-func putTxn(b *storage.Batch, t *Txn) { b.Set(txnKey(t.ID), encodeTxn(t)) }
+// putTxn adds the record of t and its index entries to b. Begin's record
+// (PREPARE) makes t the newest txn of its label.
+func putTxn(b *storage.Batch, t *Txn) {
+	b.Set(txnKey(t.ID), encodeTxn(t))
+	if t.State.Final() {
+		b.Delete(activeKey(t.ID))
+		b.Set(finishKey(t), labelIndexKey(t.DB, t.Label))
+	} else {
+		b.Set(activeKey(t.ID), nil)
+	}
+	if t.State == StatePrepare {
+		putNewest(b, t)
+	}
+}
 
-// loadTxns reads every persisted txn in id order.
-func loadTxns(db *storage.DB) ([]*Txn, error) {
-	it, err := db.NewIter(txnKeyPrefix, storage.PrefixEnd(txnKeyPrefix))
-	if err != nil {
+func putNewest(b *storage.Batch, t *Txn) {
+	b.Set(labelIndexKey(t.DB, t.Label), binary.BigEndian.AppendUint64(nil, uint64(t.ID)))
+}
+
+// readTxn returns the persisted txn id, or nil.
+func readTxn(r reader, id int64) (*Txn, error) {
+	v, err := r.Get(txnKey(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
 		return nil, err
 	}
-	var out []*Txn
-	for ok := it.First(); ok; ok = it.Next() {
-		t, err := decodeTxn(it.Value())
-		if err != nil {
-			it.Close()
-			return nil, fmt.Errorf("cannot decode txn record %x: %w", it.Key(), err)
-		}
-		out = append(out, t)
+	t, err := decodeTxn(v)
+	if err != nil {
+		return nil, fmt.Errorf("cannot decode txn record %d: %w", id, err)
 	}
-	return out, it.Close()
+	return t, nil
+}
+
+// readNewest returns the persisted newest txn with label in db, or nil.
+func readNewest(r reader, db, label string) (*Txn, error) {
+	v, err := r.Get(labelIndexKey(db, label))
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if len(v) != 8 {
+		return nil, fmt.Errorf("corrupt label index entry of %d bytes", len(v))
+	}
+	return readTxn(r, int64(binary.BigEndian.Uint64(v)))
+}
+
+type reader interface {
+	Get(key []byte) ([]byte, error)
+}
+
+// scanTxns calls fn with every persisted txn in id order.
+func scanTxns(db *storage.DB, fn func(*Txn) error) error {
+	return scan(db, txnKeyPrefix, func(k, v []byte) error {
+		t, err := decodeTxn(v)
+		if err != nil {
+			return fmt.Errorf("cannot decode txn record %x: %w", k, err)
+		}
+		return fn(t)
+	})
+}
+
+// activeIDs returns the ids of the PREPARE and PRECOMMITTED txns.
+func activeIDs(db *storage.DB) ([]int64, error) {
+	var ids []int64
+	err := scan(db, activeKeyPrefix, func(k, _ []byte) error {
+		if len(k) != len(activeKeyPrefix)+8 {
+			return fmt.Errorf("corrupt active txn key %x", k)
+		}
+		ids = append(ids, int64(binary.BigEndian.Uint64(k[len(activeKeyPrefix):])))
+		return nil
+	})
+	return ids, err
+}
+
+// scan calls fn with each key under prefix and its value, valid during the
+// call only.
+func scan(db *storage.DB, prefix []byte, fn func(k, v []byte) error) error {
+	it, err := db.NewIter(prefix, storage.PrefixEnd(prefix))
+	if err != nil {
+		return err
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		if err := fn(it.Key(), it.Value()); err != nil {
+			it.Close()
+			return err
+		}
+	}
+	return it.Close()
+}
+
+// migrate builds the indexes of a store written before they existed, from
+// its records (at most label_num_threshold finished txns per database then),
+// and marks the layout version.
+func migrate(db *storage.DB) error {
+	_, err := db.Get(versionKey)
+	if !errors.Is(err, storage.ErrNotFound) {
+		return err
+	}
+	b := db.NewBatch()
+	defer b.Close()
+	err = scanTxns(db, func(t *Txn) error {
+		putTxn(b, t)
+		putNewest(b, t) // in id order: the newest wins
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("cannot index txn records: %w", err)
+	}
+	b.Set(versionKey, []byte{layoutVersion})
+	return b.Commit()
 }
 
 func loadWindow(db *storage.DB) (int64, error) {

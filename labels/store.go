@@ -25,8 +25,12 @@
 //
 // # Retention
 //
-// Expire, run periodically by the caller (Doris: every 30 s), drops
-// finished txns after LabelKeep and beyond MaxFinishedPerDB per database, and
+// A finished (VISIBLE or ABORTED) txn and its label are kept in the store
+// for LabelKeep after it finishes, however many txns follow it: a label
+// that committed cannot commit again within LabelKeep, also across
+// restarts. Memory holds only the txns that have not finished; lookups of
+// finished ones read the store by key. Expire, run periodically by the
+// caller (Doris: every 30 s), drops finished txns after LabelKeep and
 // aborts PRECOMMITTED txns older than PrecommitTimeout.
 package labels
 
@@ -54,11 +58,6 @@ type Options struct {
 	// Doris: stream_load_default_precommit_timeout_second.
 	// The default value is 3600s.
 	PrecommitTimeout time.Duration
-	// MaxFinishedPerDB is how many finished txns a database keeps at most;
-	// Expire drops the oldest beyond it even before LabelKeep. Doris:
-	// label_num_threshold. A negative value disables the limit.
-	// The default value is 2000.
-	MaxFinishedPerDB int
 	// IDWindow is how many txn ids are reserved with one synced write; after
 	// a restart ids continue past the reserved window.
 	// The default value is 1000.
@@ -73,15 +72,14 @@ func (o *Options) EnsureDefaults() {
 	if o.PrecommitTimeout <= 0 {
 		o.PrecommitTimeout = 3600 * time.Second
 	}
-	if o.MaxFinishedPerDB == 0 {
-		o.MaxFinishedPerDB = 2000
-	}
 	if o.IDWindow <= 0 {
 		o.IDWindow = 1000
 	}
 }
 
-// entry is the store's own copy of a txn.
+// entry is the store's own copy of a txn that has not finished, or of a
+// finished one read from the store (detached: not in the indexes, never
+// written again).
 type entry struct {
 	t       Txn
 	pending bool // a write of this txn is in flight; writers wait on cond
@@ -97,27 +95,36 @@ type Store struct {
 	clk  clock.Clock
 	opts Options
 
-	expireMu sync.Mutex // serializes Expire
+	expireMu sync.Mutex // serializes Expire; guards expireFrom
+	// expireFrom is where Expire resumes in the finish index: past the
+	// txns it dropped, whose deletions pebble keeps as tombstones for a
+	// while. A txn finishes at the current time, so a new finish key lands
+	// after it unless the clock stepped back by more than LabelKeep (or a
+	// commit batch was written more than LabelKeep after WriteCommit): that
+	// txn then expires only after a restart, never early.
+	expireFrom []byte
 
+	// mu guards the fields below and orders the reads of the label index
+	// with its writes (Begin, Expire).
 	mu        sync.Mutex
-	cond      *sync.Cond // broadcast when a pending write ends
-	txns      map[int64]*entry
-	byLabel   map[labelKey][]*entry // ascending txn id
-	finished  map[string][]*entry   // per database, in finish order
+	cond      *sync.Cond          // broadcast when a pending write ends
+	txns      map[int64]*entry    // txns that have not finished, or whose final write is pending
+	byLabel   map[labelKey]*entry // the same, by label: at most one per label
 	nextID    int64
 	windowEnd int64 // persisted: no id >= windowEnd was handed out
 	recovered []*Txn
 }
 
-// Open loads every txn from db, aborts those left in PREPARE by the previous
-// process (see Recovered) and returns the store.
+// Open reads the txns that had not finished, aborts those left in PREPARE
+// by the previous process (see Recovered) and returns the store. Finished
+// txns stay in the store only, so Open reads as many records as there were
+// loads running or pre-committed.
 func Open(db *storage.DB, clk clock.Clock, opts Options) (*Store, error) {
 	opts.EnsureDefaults()
 	s := &Store{
 		db: db, clk: clk, opts: opts,
-		txns:     map[int64]*entry{},
-		byLabel:  map[labelKey][]*entry{},
-		finished: map[string][]*entry{},
+		txns:    map[int64]*entry{},
+		byLabel: map[labelKey]*entry{},
 	}
 	s.cond = sync.NewCond(&s.mu)
 	if err := s.load(); err != nil {
@@ -127,42 +134,31 @@ func Open(db *storage.DB, clk clock.Clock, opts Options) (*Store, error) {
 }
 
 func (s *Store) load() error {
+	if err := migrate(s.db); err != nil {
+		return err
+	}
 	end, err := loadWindow(s.db)
 	if err != nil {
 		return err
 	}
-	txns, err := loadTxns(s.db)
+	ids, err := activeIDs(s.db)
 	if err != nil {
 		return err
 	}
 	s.nextID, s.windowEnd = max(end, 1), end
-	if err := s.recover(txns); err != nil {
-		return err
-	}
-	for _, t := range txns {
-		s.nextID = max(s.nextID, t.ID+1)
-		s.add(&entry{t: *t})
-	}
-	for _, q := range s.finished {
-		slices.SortFunc(q, func(a, b *entry) int {
-			return cmp.Or(a.t.FinishTime.Compare(b.t.FinishTime), cmp.Compare(a.t.ID, b.t.ID))
-		})
-	}
-	return nil
-}
-
-// recover aborts, in one synced batch, the txns left in PREPARE.
-func (s *Store) recover(txns []*Txn) error {
-	now := truncMs(s.clk.Now())
 	b := s.db.NewBatch()
 	defer b.Close()
-	for _, t := range txns {
-		if t.State != StatePrepare {
-			continue
+	now := truncMs(s.clk.Now())
+	for _, id := range ids {
+		t, err := readTxn(s.db, id)
+		if err != nil {
+			return err
 		}
-		t.State, t.Reason, t.FinishTime = StateAborted, ReasonRestart, now
-		putTxn(b, t)
-		s.recovered = append(s.recovered, t.clone())
+		if t == nil || t.State.Final() {
+			return fmt.Errorf("inconsistent label store: txn %d is indexed as running but its record is %v", id, t)
+		}
+		s.nextID = max(s.nextID, t.ID+1)
+		s.recover(b, t, now)
 	}
 	if b.Empty() {
 		return nil
@@ -170,27 +166,65 @@ func (s *Store) recover(txns []*Txn) error {
 	return b.Commit()
 }
 
-// add indexes e. REQUIRES: s.mu held or s not yet shared.
-func (s *Store) add(e *entry) {
-	s.txns[e.t.ID] = e
-	k := labelKey{e.t.DB, e.t.Label}
-	s.byLabel[k] = append(s.byLabel[k], e)
-	if e.t.State.Final() {
-		s.finished[e.t.DB] = append(s.finished[e.t.DB], e)
+// recover puts into b the abort of t if it was left in PREPARE, else
+// indexes it.
+func (s *Store) recover(b *storage.Batch, t *Txn, now time.Time) {
+	if t.State != StatePrepare {
+		s.add(&entry{t: *t})
+		return
 	}
+	t.State, t.Reason, t.FinishTime = StateAborted, ReasonRestart, now
+	putTxn(b, t)
+	s.recovered = append(s.recovered, t.clone())
 }
 
-// remove drops e from the indexes except the finished queue.
-// REQUIRES: s.mu held.
+// add indexes e. REQUIRES: s.mu held or s not yet shared.
+func (s *Store) add(e *entry) {
+	k := labelKey{e.t.DB, e.t.Label}
+	if s.byLabel[k] != nil || e.t.State.Final() {
+		panic(fmt.Sprintf("BUG: indexing txn %d (%s) of a label held in memory", e.t.ID, e.t.State))
+	}
+	s.txns[e.t.ID] = e
+	s.byLabel[k] = e
+}
+
+// remove drops e from the indexes. REQUIRES: s.mu held.
 func (s *Store) remove(e *entry) {
 	delete(s.txns, e.t.ID)
-	k := labelKey{e.t.DB, e.t.Label}
-	l := slices.DeleteFunc(s.byLabel[k], func(x *entry) bool { return x == e })
-	if len(l) == 0 {
-		delete(s.byLabel, k)
-	} else {
-		s.byLabel[k] = l
+	delete(s.byLabel, labelKey{e.t.DB, e.t.Label})
+}
+
+// find returns the entry of txn id once no write of it is in flight: the
+// indexed one while it runs, else a detached one read from the store, or
+// nil. REQUIRES: s.mu held.
+func (s *Store) find(id int64) (*entry, error) {
+	if e := s.waitIdle(id); e != nil {
+		return e, nil
 	}
+	return s.byID(id)
+}
+
+// byID returns the entry of txn id without waiting for a write of it, or
+// nil. REQUIRES: s.mu held.
+func (s *Store) byID(id int64) (*entry, error) {
+	if e := s.txns[id]; e != nil {
+		return e, nil
+	}
+	t, err := readTxn(s.db, id)
+	if t == nil || err != nil {
+		return nil, err
+	}
+	return &entry{t: *t}, nil
+}
+
+// newest returns the newest txn with label in db, or nil. The result is
+// the store's own: the caller copies it before releasing s.mu.
+// REQUIRES: s.mu held.
+func (s *Store) newest(db, label string) (*Txn, error) {
+	if e := s.byLabel[labelKey{db, label}]; e != nil {
+		return &e.t, nil
+	}
+	return readNewest(s.db, db, label)
 }
 
 // Recovered returns the txns that Open found in PREPARE and aborted with
@@ -205,18 +239,11 @@ func (s *Store) Recovered() []*Txn {
 
 // Precommitted returns the PRECOMMITTED txns in id order.
 func (s *Store) Precommitted() []*Txn {
-	return s.list(func(e *entry) bool { return !e.pending && e.t.State == StatePrecommitted })
-}
-
-// All returns every txn the store holds, in id order.
-func (s *Store) All() []*Txn { return s.list(func(*entry) bool { return true }) }
-
-func (s *Store) list(keep func(*entry) bool) []*Txn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []*Txn
 	for _, e := range s.txns {
-		if keep(e) {
+		if !e.pending && e.t.State == StatePrecommitted {
 			out = append(out, e.t.clone())
 		}
 	}
@@ -224,25 +251,53 @@ func (s *Store) list(keep func(*entry) bool) []*Txn {
 	return out
 }
 
-// Get returns the txn with id, in any database.
-func (s *Store) Get(id int64) (*Txn, bool) {
+// All returns every txn the store holds, in id order, reading every record:
+// for tests and tools, not for the load path.
+func (s *Store) All() ([]*Txn, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.txns[id]
-	if !ok {
-		return nil, false
+	var out []*Txn
+	err := scanTxns(s.db, func(t *Txn) error {
+		if s.txns[t.ID] == nil {
+			out = append(out, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot list txns: %w", err)
 	}
-	return e.t.clone(), true
+	for _, e := range s.txns { // as readers see them while a write is pending
+		out = append(out, e.t.clone())
+	}
+	slices.SortFunc(out, func(a, b *Txn) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// Get returns the txn with id, in any database, or nil.
+func (s *Store) Get(id int64) (*Txn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.txns[id]; e != nil {
+		return e.t.clone(), nil
+	}
+	t, err := readTxn(s.db, id)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read txn %d: %w", id, err)
+	}
+	return t, nil
 }
 
 // State is the state of the newest txn with label in db, as
 // GET /api/{db}/get_load_state reports it, or UNKNOWN.
-func (s *Store) State(db, label string) State {
+func (s *Store) State(db, label string) (State, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l := s.byLabel[labelKey{db, label}]
-	if len(l) == 0 {
-		return StateUnknown
+	t, err := s.newest(db, label)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("cannot read state of label %s: %w", label, err)
+	case t == nil:
+		return StateUnknown, nil
 	}
-	return l[len(l)-1].t.State
+	return t.State, nil
 }

@@ -1,5 +1,10 @@
 package labels
 
+import (
+	"fmt"
+	"slices"
+)
+
 // Ref names the txn of a _stream_load_2pc request: by id (the txn_id header,
 // which wins when sent) or by label.
 type Ref struct {
@@ -52,7 +57,9 @@ func (s *Store) Abort2PC(db string, ref Ref) (*Txn, error) {
 		return nil, err
 	}
 	id := e.t.ID
-	if e = s.waitIdle(id); e == nil {
+	if e, err = s.find(id); err != nil {
+		return nil, fmt.Errorf("cannot abort txn %d: %w", id, err)
+	} else if e == nil {
 		return nil, errNotFound(id)
 	}
 	return s.abortLocked(e, ReasonUserAbort, s.clk.Now())
@@ -60,26 +67,30 @@ func (s *Store) Abort2PC(db string, ref Ref) (*Txn, error) {
 
 // resolve finds the txn of ref in db: by id any txn of db, by label the txn
 // of db with that label whose state is one of states
-// (DatabaseTransactionMgr.getTransactionIdByLabel).
-// REQUIRES: s.mu held.
+// (DatabaseTransactionMgr.getTransactionIdByLabel). Only the newest txn of a
+// label can be in a state other than ABORTED, and only running txns are in
+// states.
+// REQUIRES: s.mu held; states are not final.
 func (s *Store) resolve(db string, ref Ref, states ...State) (*entry, error) {
 	if ref.ByID {
-		e := s.txns[ref.ID]
-		if e == nil || e.t.DB != db {
+		e, err := s.byID(ref.ID)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("cannot find txn %d: %w", ref.ID, err)
+		case e == nil || e.t.DB != db:
 			return nil, errNotFound(ref.ID)
 		}
 		return e, nil
 	}
-	l := s.byLabel[labelKey{db, ref.Label}]
-	if len(l) == 0 {
+	t, err := s.newest(db, ref.Label)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("cannot find txn of label %s: %w", ref.Label, err)
+	case t == nil:
 		return nil, errLabelNotFound(ref.Label)
 	}
-	for _, st := range states {
-		for _, e := range l {
-			if e.t.State == st {
-				return e, nil
-			}
-		}
+	if e := s.byLabel[labelKey{db, ref.Label}]; e != nil && slices.Contains(states, e.t.State) {
+		return e, nil
 	}
 	return nil, errNoRunning(ref.Label)
 }
