@@ -56,7 +56,8 @@ type stats struct {
 	acked, failed, noAnswer       int
 	twoPCSent, twoPCAcked         int
 	labelChecks                   int
-	tempFiles, tempFilesMax       int
+	tempFiles, tempFilesMax       int // summed over restarts, most after one
+	tempFilesLast                 int // after the last restart
 	failMsgs                      map[string]int
 	resolvedLost, resolvedVisible int
 }
@@ -219,6 +220,7 @@ func (r *runner) start() (*server, error) {
 		return nil, err
 	}
 	r.st.tempFiles += n
+	r.st.tempFilesLast = n
 	r.st.tempFilesMax = max(r.st.tempFilesMax, n)
 	if n > 0 && r.opts.strictTemp {
 		r.violate(fmt.Sprintf("%d ingest-*.sst files left in the data directory after restart %d", n, r.st.restarts))
@@ -336,7 +338,8 @@ func (r *runner) report() {
 	}
 	sort.Strings(states)
 	fmt.Printf("final load states: %s\n", strings.Join(states, ", "))
-	fmt.Printf("ingest-*.sst files left after restarts: %d in all, at most %d at once\n", st.tempFiles, st.tempFilesMax)
+	fmt.Printf("ingest-*.sst files found right after a restart: %d summed over the restarts, at most %d, %d after the last\n",
+		st.tempFiles, st.tempFilesMax, st.tempFilesLast)
 	var msgs []string
 	for m, n := range st.failMsgs {
 		msgs = append(msgs, fmt.Sprintf("  %dx %s", n, m))
