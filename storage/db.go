@@ -331,3 +331,6 @@ func PrefixEnd(p []byte) []byte {
 	}
 	return nil
 }
+
+// Flush writes the memtable out to table files and waits for it.
+func (db *DB) Flush() error { return db.pdb.Flush() }

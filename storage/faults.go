@@ -54,11 +54,17 @@ func (o FaultOp) Manifest() bool { return strings.Contains(o.Path, "MANIFEST") }
 func (o FaultOp) TempTable() bool { return strings.Contains(o.Path, tmpDirName) }
 
 // NewFaults returns a file system that fails nothing yet.
-func NewFaults() *Faults {
-	f := &Faults{mem: vfs.NewMem(), fatal: make(chan error, 1)}
+func NewFaults() *Faults { return newFaults(vfs.NewCrashableMem()) }
+
+func newFaults(mem *vfs.MemFS) *Faults {
+	f := &Faults{mem: mem, fatal: make(chan error, 1)}
 	f.fs = errorfs.Wrap(f.mem, errorfs.InjectorFunc(f.maybeError))
 	return f
 }
+
+// Crash returns a new file system holding what f holds after a crash now:
+// exactly the data synced so far. Open a store on it to test recovery.
+func (f *Faults) Crash() *Faults { return newFaults(f.mem.CrashClone(vfs.CrashCloneCfg{})) }
 
 // FS is the file system to put into Options.FS.
 func (f *Faults) FS() vfs.FS { return f.fs }
