@@ -9,15 +9,28 @@
 // written to the WAL and fsynced. Either every mutation of a batch is visible
 // or none is, also after a crash. A failed Commit leaves the store unchanged
 // but the process should stop, as the WAL state is unknown (see Commit).
+//
+// # Failures
+//
+// An error Pebble cannot recover from (a failed WAL or MANIFEST write or
+// sync) stops the store: Options.OnFatal is called and the call that met
+// the error never returns, so nothing half-written is ever reported as
+// committed; later writes fail with ErrStopped. Errors of the store's own
+// table files (SSTWriter, Ingest) and of background flushes and compactions
+// (which Pebble retries) leave the store usable. Writers of load data check
+// CheckFreeSpace first, so a filling disk fails loads with ErrDiskFull well
+// before Pebble meets ENOSPC in its WAL.
 package storage
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // Options configures Open. The zero value is the default.
@@ -32,6 +45,26 @@ type Options struct {
 	// acknowledged writes. Only for tests and benchmarks.
 	// The default value is false.
 	NoSync bool
+	// MinFreeDiskBytes is the free space CheckFreeSpace keeps in reserve on
+	// the store's volume, for Pebble's flushes, compactions and the small
+	// writes that end transactions: a write of load data that would leave
+	// less free space is refused with ErrDiskFull. On a volume smaller than
+	// ten times the reserve, a tenth of the volume is kept instead (as
+	// Doris's storage_flood_stage_* limits do). A negative value disables
+	// the check. DANGEROUS when disabled: a full disk makes Pebble fail a
+	// WAL write, which stops the store (see OnFatal).
+	// The default value is 64 MiB.
+	MinFreeDiskBytes int64
+	// OnFatal is called when the store meets an error it cannot recover
+	// from (see the package comment); it should log err and end the
+	// process. It runs on the goroutine that met the error, which holds
+	// Pebble's locks and never returns into Pebble: if OnFatal returns,
+	// that goroutine blocks forever.
+	// The default value writes err to stderr and exits with status 1.
+	OnFatal func(err error)
+	// FS is the file system of the store. TESTING ONLY: see Faults.
+	// The default value is the operating system's file system.
+	FS vfs.FS
 }
 
 // EnsureDefaults fills unset fields with their defaults.
@@ -42,22 +75,37 @@ func (o *Options) EnsureDefaults() {
 	if o.MemTableBytes == 0 {
 		o.MemTableBytes = 64 << 20
 	}
+	if o.MinFreeDiskBytes == 0 {
+		o.MinFreeDiskBytes = 64 << 20
+	}
+	if o.FS == nil {
+		o.FS = vfs.Default
+	}
 }
 
 // DB is an open store. It is safe for concurrent use.
 type DB struct {
-	pdb   *pebble.DB
-	popts *pebble.Options
-	dir   string
-	write *pebble.WriteOptions
+	pdb     *pebble.DB
+	popts   *pebble.Options
+	opts    Options
+	dir     string
+	tmpDir  string
+	write   *pebble.WriteOptions
+	sstSeq  atomic.Uint64
+	stopped atomic.Pointer[error] // the fatal error, once met
 }
 
 // ErrNotFound is returned by Get when a key does not exist.
 var ErrNotFound = errors.New("storage: not found")
 
-// Open opens (creating if needed) the store in dir.
+// Open opens (creating if needed) the store in dir and removes the table
+// files that writers left behind (see NewSSTWriter).
 func Open(dir string, opts Options) (*DB, error) {
 	opts.EnsureDefaults()
+	db := &DB{opts: opts, dir: dir, tmpDir: opts.FS.PathJoin(dir, tmpDirName), write: pebble.Sync}
+	if opts.NoSync {
+		db.write = pebble.NoSync
+	}
 	cache := pebble.NewCache(opts.CacheBytes)
 	defer cache.Unref()
 	po := &pebble.Options{
@@ -68,7 +116,8 @@ func Open(dir string, opts Options) (*DB, error) {
 		L0StopWritesThreshold:       24,
 		LBaseMaxBytes:               256 << 20,
 		MaxOpenFiles:                4096,
-		Logger:                      quietLogger{},
+		Logger:                      storeLogger{db},
+		FS:                          opts.FS,
 	}
 	for i := range po.Levels {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
@@ -79,11 +128,12 @@ func Open(dir string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open store in %q: %w", dir, err)
 	}
-	w := pebble.Sync
-	if opts.NoSync {
-		w = pebble.NoSync
+	db.pdb, db.popts = pdb, po
+	if err := db.removeTempFiles(); err != nil {
+		pdb.Close()
+		return nil, err
 	}
-	return &DB{pdb: pdb, popts: po, dir: dir, write: w}, nil
+	return db, nil
 }
 
 // Close flushes nothing extra (every commit is already durable) and releases
@@ -173,6 +223,9 @@ func (b *Batch) Empty() bool { return b.b.Empty() }
 // NoSync, waits for the fsync. A Commit error means the WAL state is unknown:
 // the caller must not report success and should stop the process.
 func (b *Batch) Commit() error {
+	if err := b.db.checkStopped(); err != nil {
+		return err
+	}
 	if err := b.b.Commit(b.db.write); err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)
 	}
@@ -183,6 +236,9 @@ func (b *Batch) Commit() error {
 // may be lost in a crash. For staging data that a later synced commit makes
 // durable.
 func (b *Batch) CommitNoSync() error {
+	if err := b.db.checkStopped(); err != nil {
+		return err
+	}
 	if err := b.b.Commit(pebble.NoSync); err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)
 	}
@@ -276,10 +332,5 @@ func PrefixEnd(p []byte) []byte {
 	return nil
 }
 
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...interface{})  {}
-func (quietLogger) Errorf(string, ...interface{}) {}
-func (quietLogger) Fatalf(format string, args ...interface{}) {
-	panic(fmt.Sprintf(format, args...))
-}
+// Flush writes the memtable out to table files and waits for it.
+func (db *DB) Flush() error { return db.pdb.Flush() }

@@ -2,8 +2,8 @@ package storage
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
@@ -18,63 +18,84 @@ import (
 // removal of its staged data and its transaction record go into one file,
 // and readers see all of it or none of it, also across a crash.
 type SSTWriter struct {
+	db   *DB
 	w    *sstable.Writer
 	path string
 	n    int
 }
 
-// NewSSTWriter starts a table file in the store's directory.
+// tmpDirName is the directory, inside the store's, of the table files being
+// written. Open empties it: a file left there was cut off by a crash.
+const tmpDirName = "tmp-ingest"
+
+// NewSSTWriter starts a table file in the store's temporary directory.
 func (db *DB) NewSSTWriter() (*SSTWriter, error) {
-	f, err := os.CreateTemp(db.dir, "ingest-*.sst")
+	path := db.opts.FS.PathJoin(db.tmpDir, "ingest-"+strconv.FormatUint(db.sstSeq.Add(1), 10)+".sst")
+	vf, err := db.opts.FS.Create(path, vfs.WriteCategoryUnspecified)
 	if err != nil {
-		return nil, fmt.Errorf("cannot create table file: %w", err)
-	}
-	path := f.Name()
-	f.Close()
-	vf, err := vfs.Default.Create(path, vfs.WriteCategoryUnspecified)
-	if err != nil {
-		return nil, fmt.Errorf("cannot create table file: %w", err)
+		return nil, fmt.Errorf("cannot create table file: %w", db.diskFull(err))
 	}
 	opts := db.popts.MakeWriterOptions(0, db.pdb.FormatMajorVersion().MaxTableFormat())
-	return &SSTWriter{w: sstable.NewWriter(objstorageprovider.NewFileWritable(vf), opts), path: path}, nil
+	return &SSTWriter{db: db, w: sstable.NewWriter(objstorageprovider.NewFileWritable(vf), opts), path: path}, nil
+}
+
+// removeTempFiles empties the temporary directory, and removes the table
+// files that older versions wrote into the store's directory itself.
+func (db *DB) removeTempFiles() error {
+	fs := db.opts.FS
+	if err := fs.RemoveAll(db.tmpDir); err != nil {
+		return fmt.Errorf("cannot remove temporary table files: %w", err)
+	}
+	if err := fs.MkdirAll(db.tmpDir, 0o755); err != nil {
+		return fmt.Errorf("cannot create directory for table files: %w", err)
+	}
+	names, err := fs.List(db.dir)
+	if err != nil {
+		return fmt.Errorf("cannot list store directory: %w", err)
+	}
+	for _, name := range names {
+		if strings.HasPrefix(name, "ingest-") && strings.HasSuffix(name, ".sst") {
+			if err := fs.Remove(fs.PathJoin(db.dir, name)); err != nil {
+				return fmt.Errorf("cannot remove temporary table file: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // Set adds a key.
 func (w *SSTWriter) Set(key, value []byte) error {
 	w.n++
-	return w.w.Set(key, value)
+	return w.err(w.w.Set(key, value))
 }
 
 // Delete adds a point deletion.
 func (w *SSTWriter) Delete(key []byte) error {
 	w.n++
-	return w.w.Delete(key)
+	return w.err(w.w.Delete(key))
 }
 
 // DeleteRange adds the deletion of [start, end).
 func (w *SSTWriter) DeleteRange(start, end []byte) error {
 	w.n++
-	return w.w.DeleteRange(start, end)
+	return w.err(w.w.DeleteRange(start, end))
 }
+
+func (w *SSTWriter) err(err error) error {
+	if err != nil {
+		return fmt.Errorf("cannot write table file: %w", w.db.diskFull(err))
+	}
+	return nil
+}
+
+func (w *SSTWriter) remove() { _ = w.db.opts.FS.Remove(w.path) }
 
 // Empty reports whether nothing was added.
 func (w *SSTWriter) Empty() bool { return w.n == 0 }
 
 // Finish closes the file and ingests it: afterwards its contents are
 // durable and visible, in one step. The file is gone either way.
-func (w *SSTWriter) Finish(db *DB) error {
-	defer os.Remove(w.path)
-	if err := w.w.Close(); err != nil {
-		return fmt.Errorf("cannot write table file: %w", err)
-	}
-	if w.n == 0 {
-		return nil
-	}
-	if err := db.pdb.Ingest(nil, []string{w.path}); err != nil {
-		return fmt.Errorf("cannot ingest %s: %w", filepath.Base(w.path), err)
-	}
-	return nil
-}
+func (w *SSTWriter) Finish(db *DB) error { return FinishAll(db, w) }
 
 // FinishAll closes the files and ingests them in one atomic step: readers
 // see all of them or none. Their key ranges must not overlap. The files are
@@ -83,9 +104,9 @@ func FinishAll(db *DB, ws ...*SSTWriter) error {
 	var paths []string
 	var err error
 	for _, w := range ws {
-		defer os.Remove(w.path)
-		if cerr := w.w.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("cannot write table file: %w", cerr)
+		defer w.remove()
+		if cerr := w.err(w.w.Close()); cerr != nil && err == nil {
+			err = cerr
 		}
 		if w.n > 0 {
 			paths = append(paths, w.path)
@@ -94,8 +115,11 @@ func FinishAll(db *DB, ws ...*SSTWriter) error {
 	if err != nil || len(paths) == 0 {
 		return err
 	}
+	if err := db.checkStopped(); err != nil {
+		return err
+	}
 	if err := db.pdb.Ingest(nil, paths); err != nil {
-		return fmt.Errorf("cannot ingest %d table files: %w", len(paths), err)
+		return fmt.Errorf("cannot ingest %d table files: %w", len(paths), db.diskFull(err))
 	}
 	return nil
 }
@@ -103,7 +127,7 @@ func FinishAll(db *DB, ws ...*SSTWriter) error {
 // Abandon discards the file without ingesting it.
 func (w *SSTWriter) Abandon() {
 	_ = w.w.Close()
-	_ = os.Remove(w.path)
+	w.remove()
 }
 
 // BatchEntry is one mutation recorded in a batch.

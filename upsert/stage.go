@@ -211,7 +211,10 @@ func (s *Stager) flush() error {
 	if s.b == nil || s.b.Empty() {
 		return nil
 	}
-	err := s.b.CommitNoSync()
+	err := s.w.checkSpace(int64(s.b.Len()))
+	if err == nil {
+		err = s.b.CommitNoSync()
+	}
 	s.b.Close()
 	s.b = nil
 	return err
@@ -232,6 +235,9 @@ func (s *Stager) Persist(extra func(b *storage.Batch) error) error {
 		s.b = s.w.db.NewBatch()
 	}
 	defer func() { s.b.Close(); s.b = nil }()
+	if err := s.w.checkSpace(int64(s.b.Len())); err != nil {
+		return err
+	}
 	if err := extra(s.b); err != nil {
 		return err
 	}
@@ -285,6 +291,14 @@ func (w *Writer) CommitStaged(rc *catalog.RowCodec, txnID int64, extra func(b *s
 // publishStaged merges the staging range of txnID into the table and
 // ingests the result with the extra writes and the staging range's removal.
 func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
+	sp := StagePrefix(txnID)
+	staged, err := w.db.DiskUsage(sp, storage.PrefixEnd(sp))
+	if err != nil {
+		return Result{}, err
+	}
+	if err := w.checkSpace(int64(staged)); err != nil {
+		return Result{}, err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	ts, err := w.oracle.Next()

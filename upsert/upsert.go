@@ -171,6 +171,9 @@ func (e *encodedRows) len() int { return len(e.ents) }
 
 // commitEncoded writes an encoded set in one batch with a new TSO.
 func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
+	if err := w.checkSpace(int64(set.bytes + 48*set.len())); err != nil {
+		return Result{}, err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	ts, err := w.oracle.Next()

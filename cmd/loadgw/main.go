@@ -21,6 +21,7 @@ import (
 	"loadgw/errorlog"
 	"loadgw/httpapi"
 	"loadgw/labels"
+	"loadgw/storage"
 	"loadgw/upsert"
 )
 
@@ -37,6 +38,7 @@ type config struct {
 	precommitTTL time.Duration
 	errorLogKeep time.Duration
 	errorLogPub  bool
+	minFreeDisk  int64
 	load         httpapi.LoadOptions
 }
 
@@ -70,6 +72,24 @@ func maintain(ctx context.Context, api *httpapi.Server) {
 	}
 }
 
+// recoverStaging drops at start the staged rows of every txn but the
+// PRECOMMITTED ones: loads cut off by a crash or restart (aborted by
+// labels.Open) and aborts whose removal of the rows a crash cut off.
+func recoverStaging(eng *engine.Engine, txns *labels.Store, log *zap.Logger) error {
+	keep := map[int64]bool{}
+	for _, t := range txns.Precommitted() {
+		keep[t.ID] = true
+	}
+	dropped, err := upsert.DropStagedExcept(eng.Store(), func(id int64) bool { return keep[id] })
+	if err != nil {
+		return fmt.Errorf("cannot drop staged rows of ended loads: %w", err)
+	}
+	if len(dropped) > 0 {
+		log.Info("dropped staged rows of ended loads", zap.Int64s("txn_ids", dropped))
+	}
+	return nil
+}
+
 func parseFlags(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("loadgw", flag.ContinueOnError)
@@ -95,6 +115,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Int64Var(&c.load.MaxDecompressedBytes, "max-decompressed-bytes", 100<<30, "largest decompressed stream load body")
 	fs.IntVar(&c.load.MaxLineBytes, "max-line-bytes", 64<<20, "longest CSV or JSON line of a load")
 	fs.IntVar(&c.load.MaxConcurrent, "max-concurrent-loads", 8, "stream loads that read their bodies at once; more wait for a slot within their timeout")
+	fs.Int64Var(&c.minFreeDisk, "min-free-disk-bytes", 64<<20, "free space kept on the data volume (at most a tenth of it): loads that would leave less fail; negative disables the check")
 	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", upsert.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
@@ -124,7 +145,13 @@ func run(args []string) error {
 	}
 	defer log.Sync()
 
-	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog})
+	store := storage.Options{MinFreeDiskBytes: c.minFreeDisk, OnFatal: func(err error) {
+		// The WAL state is unknown: stop at once; a restart recovers.
+		log.Error("store failed, stopping", zap.Error(err))
+		_ = log.Sync()
+		os.Exit(1)
+	}}
+	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog, Storage: store})
 	if err != nil {
 		return err
 	}
@@ -137,11 +164,8 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, txn := range txns.Recovered() {
-		// Loads cut off by a crash or restart were aborted; drop their rows.
-		if err := upsert.DropStaged(eng.Store(), txn.ID); err != nil {
-			return err
-		}
+	if err := recoverStaging(eng, txns, log); err != nil {
+		return err
 	}
 	elog, err := errorlog.New(errorlog.Options{Dir: filepath.Join(c.dataDir, "error_log"), Keep: c.errorLogKeep})
 	if err != nil {

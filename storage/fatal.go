@@ -1,0 +1,44 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ErrStopped is returned by writes to a store that met a fatal error.
+var ErrStopped = errors.New("store stopped after a fatal error")
+
+// storeLogger is the Pebble logger of a DB: quiet, except that Pebble's
+// Fatalf stops the store (see fatal).
+type storeLogger struct{ db *DB }
+
+func (storeLogger) Infof(string, ...interface{})  {}
+func (storeLogger) Errorf(string, ...interface{}) {}
+
+func (l storeLogger) Fatalf(format string, args ...interface{}) {
+	l.db.fatal(errors.New("pebble: " + fmt.Sprintf(format, args...)))
+}
+
+// fatal stops the store after an error Pebble cannot recover from. It never
+// returns: Pebble calls it holding its locks and, were it to return, would
+// carry on (a failed WAL write would report the commit as done), and a
+// panic unwinding through Pebble would release locks it does not hold.
+func (db *DB) fatal(err error) {
+	db.stopped.CompareAndSwap(nil, &err)
+	if db.opts.OnFatal == nil {
+		fmt.Fprintf(os.Stderr, "loadgw: store in %s failed, stopping: %v\n", db.dir, err)
+		os.Exit(1)
+	}
+	db.opts.OnFatal(err)
+	select {}
+}
+
+// checkStopped returns an error wrapping ErrStopped once the store met a
+// fatal error.
+func (db *DB) checkStopped() error {
+	if p := db.stopped.Load(); p != nil {
+		return fmt.Errorf("cannot write: %w (%v)", ErrStopped, *p)
+	}
+	return nil
+}
