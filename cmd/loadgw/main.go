@@ -151,6 +151,9 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if c.maxConns <= 0 {
+		return fmt.Errorf("--max-connections must be positive, not %d", c.maxConns)
+	}
 	ln, err := net.Listen("tcp", c.httpAddr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
@@ -197,7 +200,7 @@ const reservedFiles = 4096 + 256
 // Running out of descriptors stops the server accepting at all.
 func fitConnections(max int, log *zap.Logger) int {
 	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<40 {
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<40 { // unknown or unlimited
 		return max
 	}
 	room := int64(lim.Cur) - reservedFiles
