@@ -3,10 +3,12 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -28,10 +30,16 @@ type queryRequest struct {
 func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	body, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxQueryBodyBytes+1))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = fmt.Errorf("not received within %v (--body-read-timeout): %w", s.opts.BodyReadTimeout, err)
+	}
 	if err != nil {
+		w.Header().Set("Connection", "close")
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: "cannot read request body: " + err.Error()})
 		return
 	}
+	// The statement may run longer than the body read was allowed to take.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	if int64(len(body)) > s.opts.MaxQueryBodyBytes {
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1,
 			Data: "request body is larger than " + strconv.FormatInt(s.opts.MaxQueryBodyBytes, 10) + " bytes"})

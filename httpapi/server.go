@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"go.uber.org/zap"
@@ -40,6 +41,11 @@ type Options struct {
 	// who can reach the port can then read the rejected rows of every load.
 	// The default value is false: the account's Basic auth is required.
 	ErrorLogPublic bool
+	// BodyReadTimeout bounds how long a request other than a stream load
+	// (a SQL statement, a 2PC call) may take to send its body; a stream
+	// load's body is bounded by its timeout header. The default value is
+	// 60 s.
+	BodyReadTimeout time.Duration
 	// Load bounds stream loads.
 	Load LoadOptions
 }
@@ -50,6 +56,9 @@ func (o *Options) ensureDefaults() {
 	}
 	if o.MaxQueryBodyBytes <= 0 {
 		o.MaxQueryBodyBytes = 16 << 20
+	}
+	if o.BodyReadTimeout <= 0 {
+		o.BodyReadTimeout = 60 * time.Second
 	}
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
@@ -73,6 +82,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	opts.ensureDefaults()
 	s := &Server{opts: opts, engine: e, loadSlots: make(chan struct{}, opts.Load.MaxConcurrent)}
 	r := chi.NewRouter()
+	r.Use(s.guard)
 	r.Get("/", s.handleRoot)
 	r.Head("/", s.handleRoot)
 	r.Get("/api/tso", s.auth(s.handleTSO))

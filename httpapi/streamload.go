@@ -39,9 +39,26 @@ type LoadOptions struct {
 	// MaxLineBytes bounds one CSV or JSON line. The default value is 64 MiB.
 	MaxLineBytes int
 	// MaxConcurrent is how many loads read their bodies at once; more wait
-	// for a slot (within their timeout). With StageMemBytes it bounds the
-	// memory of all loads. The default value is 8.
+	// for a slot (see SlotWait). With StageMemBytes it bounds the memory of
+	// all loads. The default value is 8.
 	MaxConcurrent int
+	// SlotWait bounds how long a load waits for one of the MaxConcurrent
+	// slots (and within its timeout) before it fails with TOO_MANY_TASKS,
+	// so slow bodies holding every slot cannot park further loads for
+	// their whole timeout. The default value is 60 s.
+	SlotWait time.Duration
+	// DrainBytes and DrainTimeout bound what is read and discarded of a
+	// body after a load answered before reading it all (a refusal such as
+	// Label Already Exists, a bad header, a failure midway). Doris's BE
+	// reads such a body to its end, and clients that send the body without
+	// waiting for "100 Continue" (Python's http.client, Go clients without
+	// ExpectContinueTimeout) only read the answer once they sent it all:
+	// closing at once gives them a reset instead of the answer, and some
+	// retry under a new label. Past either bound the connection is closed.
+	// A body declared longer than DrainBytes is not drained at all.
+	// The default values are 1 GiB and 60 s.
+	DrainBytes   int64
+	DrainTimeout time.Duration
 	// StageMemBytes is how many bytes of rows a load keeps in memory before
 	// it spills them to the store's staging range; it bounds a load's memory.
 	// The default value is 64 MiB.
@@ -63,6 +80,15 @@ func (o *LoadOptions) ensureDefaults() {
 	}
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = 8
+	}
+	if o.SlotWait <= 0 {
+		o.SlotWait = 60 * time.Second
+	}
+	if o.DrainBytes <= 0 {
+		o.DrainBytes = 1 << 30
+	}
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = 60 * time.Second
 	}
 	if o.StageMemBytes <= 0 {
 		o.StageMemBytes = upsert.DefaultStageMemBytes
@@ -89,23 +115,63 @@ func (s *Server) handleStreamLoad(w http.ResponseWriter, r *http.Request) {
 	r.Body = body
 	sl.resp.TxnID = -1
 	sl.resp.TwoPhaseCommit = "false"
-	if err := sl.run(); err != nil {
+	if err := sl.runGuarded(); err != nil {
 		sl.fail(err)
 	}
 	sl.resp.LoadTimeMs = time.Since(sl.start).Milliseconds()
 	rc := http.NewResponseController(w)
-	if r.ContentLength != 0 && !body.eof {
+	early := r.ContentLength != 0 && !body.eof
+	if early {
 		// The load ended before its body did (an error, a refusal before
-		// reading): answer now and drop the connection rather than wait
-		// for the rest of a body nobody reads.
+		// reading): answer now, then drain the rest within bounds and
+		// close the connection.
 		w.Header().Set("Connection", "close")
-		_ = rc.SetReadDeadline(time.Now())
-	} else {
-		_ = rc.SetReadDeadline(time.Time{})
 	}
+	_ = rc.SetReadDeadline(time.Time{})
+	answer := sl.resp.JSON()
 	w.Header().Set("Content-Type", "application/json")
+	// With its length the answer is complete for the client once flushed,
+	// while the body is still drained.
+	w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(sl.resp.JSON())
+	_, _ = w.Write(answer)
+	if early {
+		_ = rc.Flush()
+		s.drain(rc, r, body)
+	}
+}
+
+// runGuarded runs the load and turns a panic into an internal error, so the
+// transaction is aborted and the client gets the load's answer.
+func (sl *streamLoad) runGuarded() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			err = internalLoadError(sl.s.logPanic(sl.r, p))
+		}
+	}()
+	return sl.run()
+}
+
+// drain reads and discards what is left of an answered load's body, up to
+// LoadOptions.DrainBytes within DrainTimeout, so a client that sends its
+// whole body before reading the answer gets to read it. The answer must be
+// written and the response marked "Connection: close" first: net/http then
+// sends no "100 Continue" to a client that waits for one, and closes the
+// connection after the handler; a body past the bounds is cut off there.
+func (s *Server) drain(rc *http.ResponseController, r *http.Request, body *eofBody) {
+	opts := s.opts.Load
+	if r.ContentLength > 0 && r.ContentLength-body.n > opts.DrainBytes {
+		_ = rc.SetReadDeadline(time.Now())
+		return
+	}
+	_ = rc.SetReadDeadline(time.Now().Add(opts.DrainTimeout))
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, opts.DrainBytes))
+	if !body.eof {
+		_ = rc.SetReadDeadline(time.Now()) // net/http reads no further
+	}
 }
 
 func (sl *streamLoad) fail(err error) {
@@ -215,13 +281,10 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	if err != nil {
 		return load.BodyError(ctx, p.Timeout, err)
 	}
-	select {
-	case sl.s.loadSlots <- struct{}{}:
-		defer func() { <-sl.s.loadSlots }()
-	case <-ctx.Done():
-		return &load.Error{Code: load.CodeTimeout, Msg: "load timeout while waiting for one of the " +
-			strconv.Itoa(opts.MaxConcurrent) + " load slots (--max-concurrent-loads)", Err: ctx.Err()}
+	if err := sl.s.takeSlot(ctx); err != nil {
+		return err
 	}
+	defer func() { <-sl.s.loadSlots }()
 	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
 	stage := sl.s.engine.Writer().NewStager(sl.s.engine.Codec(t), sl.txn.ID, opts.StageMemBytes)
 	loadNow := sl.s.engine.Clock().Now()
@@ -287,6 +350,33 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	sl.resp.Message = "OK"
 	return nil
 }
+
+// takeSlot waits for one of the load slots, at most LoadOptions.SlotWait and
+// within the load's deadline.
+func (s *Server) takeSlot(ctx context.Context) error {
+	select {
+	case s.loadSlots <- struct{}{}:
+		return nil
+	default:
+	}
+	opts := s.opts.Load
+	wait := time.NewTimer(opts.SlotWait)
+	defer wait.Stop()
+	select {
+	case s.loadSlots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return &load.Error{Code: load.CodeTimeout, Msg: "load timeout while waiting for one of the " +
+			strconv.Itoa(opts.MaxConcurrent) + " load slots (--max-concurrent-loads)", Err: ctx.Err()}
+	case <-wait.C:
+		return &load.Error{Code: codeTooManyTasks, Msg: fmt.Sprintf("all %d load slots (--max-concurrent-loads) stayed busy for %v (--load-slot-wait); retry the load later",
+			opts.MaxConcurrent, opts.SlotWait)}
+	}
+}
+
+// codeTooManyTasks is Doris's TStatusCode TOO_MANY_TASKS, for a load that
+// found no free load slot.
+const codeTooManyTasks = "TOO_MANY_TASKS"
 
 // publish runs a commit whose batch (or table file) also carries txn's
 // VISIBLE record, then publishes the new state of txn.
@@ -372,14 +462,17 @@ func (s *Server) checkLoadAuth(r *http.Request) error {
 
 // countingReader counts the body bytes received (LoadBytes).
 
-// eofBody remembers whether a request body was read to its end.
+// eofBody remembers how much of a request body was read and whether it was
+// read to its end.
 type eofBody struct {
 	io.ReadCloser
+	n   int64
 	eof bool
 }
 
 func (b *eofBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
 	if err == io.EOF {
 		b.eof = true
 	}

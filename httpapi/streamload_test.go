@@ -315,3 +315,55 @@ func TestLoadTimeout(t *testing.T) {
 		t.Fatalf("rows after a timed-out load: %s", got)
 	}
 }
+
+// TestLoadSlotWait: with every load slot held by a slow body, a further load
+// fails after LoadOptions.SlotWait, not after its own (long) timeout.
+func TestLoadSlotWait(t *testing.T) {
+	srv, _ := newTestServerOpts(t, LoadOptions{MaxConcurrent: 1, SlotWait: 200 * time.Millisecond})
+	post(t, srv, "information_schema", `{"stmt": "CREATE DATABASE d; CREATE TABLE d.t (k INT, s STRING) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"}`)
+	client := &http.Client{Timeout: 30 * time.Second}
+	put := func(body io.Reader, label string) (string, error) {
+		req, _ := http.NewRequest("PUT", srv.URL+"/api/d/t/_stream_load", body)
+		req.SetBasicAuth("root", "")
+		req.Header.Set("timeout", "600")
+		req.Header.Set("label", label)
+		req.Header.Set("column_separator", ",")
+		resp, err := client.Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		return string(b), err
+	}
+	pr, pw := io.Pipe()
+	first := make(chan string, 1)
+	go func() {
+		got, err := put(pr, "slow")
+		if err != nil {
+			got = err.Error()
+		}
+		first <- got
+	}()
+	// More than the socket buffers hold: once written, the first load
+	// reads its body and so holds the only slot.
+	line := []byte("1," + strings.Repeat("a", 1<<20) + "\n")
+	for i := 0; i < 16; i++ {
+		pw.Write(line)
+	}
+	got, err := put(strings.NewReader("2,b\n"), "waits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"Message": "[TOO_MANY_TASKS]all 1 load slots (--max-concurrent-loads) stayed busy for 200ms (--load-slot-wait); retry the load later"`
+	if !strings.Contains(got, `"Status": "Fail"`) || !strings.Contains(got, want) {
+		t.Fatalf("second load: %s\nwant %s", got, want)
+	}
+	if got := get(t, srv, "/api/d/get_load_state?label=waits"); got != `{"msg":"success","code":0,"data":"ABORTED","count":0}` {
+		t.Fatalf("state of the refused load: %s", got)
+	}
+	pw.Close()
+	if got := <-first; !strings.Contains(got, `"Status": "Success"`) {
+		t.Fatalf("first load: %s", got)
+	}
+}

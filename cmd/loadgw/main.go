@@ -39,6 +39,8 @@ type config struct {
 	errorLogKeep time.Duration
 	errorLogPub  bool
 	minFreeDisk  int64
+	maxConns     int
+	bodyTimeout  time.Duration
 	load         httpapi.LoadOptions
 }
 
@@ -116,6 +118,11 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.load.MaxLineBytes, "max-line-bytes", 64<<20, "longest CSV or JSON line of a load")
 	fs.IntVar(&c.load.MaxConcurrent, "max-concurrent-loads", 8, "stream loads that read their bodies at once; more wait for a slot within their timeout")
 	fs.Int64Var(&c.minFreeDisk, "min-free-disk-bytes", 64<<20, "free space kept on the data volume (at most a tenth of it): loads that would leave less fail; negative disables the check")
+	fs.DurationVar(&c.load.SlotWait, "load-slot-wait", 60*time.Second, "how long a stream load waits for a free slot (--max-concurrent-loads) before it fails with TOO_MANY_TASKS")
+	fs.Int64Var(&c.load.DrainBytes, "load-drain-bytes", 1<<30, "how much of a body is read and discarded after a load answered early (a refusal), so clients that send before reading get the answer")
+	fs.DurationVar(&c.load.DrainTimeout, "load-drain-timeout", 60*time.Second, "how long a body is drained after a load answered early before the connection is closed")
+	fs.IntVar(&c.maxConns, "max-connections", 4096, "open HTTP connections, idle ones included; more are answered 503 and closed (lowered to fit the open-file limit)")
+	fs.DurationVar(&c.bodyTimeout, "body-read-timeout", 60*time.Second, "how long a request other than a stream load (a SQL statement) may take to send its body")
 	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", upsert.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
@@ -171,15 +178,23 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if c.maxConns <= 0 {
+		return fmt.Errorf("--max-connections must be positive, not %d", c.maxConns)
+	}
 	ln, err := net.Listen("tcp", c.httpAddr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
 	}
-	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Labels: txns, ErrorLog: elog, ErrorLogPublic: c.errorLogPub, Load: c.load})
+	ln = httpapi.LimitConnections(ln, fitConnections(c.maxConns, log), log)
+	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Labels: txns, ErrorLog: elog,
+		ErrorLogPublic: c.errorLogPub, BodyReadTimeout: c.bodyTimeout, Load: c.load})
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 30 * time.Second,
 		IdleTimeout:       5 * time.Minute,
+		// As Doris's FE (jetty_server_max_http_header_size); a long
+		// columns or where header fits. Larger headers get 431.
+		MaxHeaderBytes: 1 << 20,
 	}
 	log.Info("loadgw started", zap.String("http_addr", ln.Addr().String()), zap.String("data_dir", c.dataDir))
 
@@ -200,4 +215,29 @@ func run(args []string) error {
 		log.Warn("shutdown did not finish", zap.Error(err))
 	}
 	return nil
+}
+
+// reservedFiles are the descriptors kept for other than connections: the
+// store's table cache (storage MaxOpenFiles 4096), its WAL and manifest,
+// error logs, refused connections being answered.
+const reservedFiles = 4096 + 256
+
+// fitConnections lowers max so that the connections and reservedFiles fit
+// the soft open-file limit (which Go raises to the hard limit at start).
+// Running out of descriptors stops the server accepting at all.
+func fitConnections(max int, log *zap.Logger) int {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<40 { // unknown or unlimited
+		return max
+	}
+	room := int64(lim.Cur) - reservedFiles
+	if room < int64(lim.Cur)/4 {
+		room = int64(lim.Cur) / 4
+	}
+	if int64(max) <= room {
+		return max
+	}
+	log.Warn("--max-connections lowered to fit the open-file limit (raise it with ulimit -n)",
+		zap.Int("max_connections", max), zap.Int64("lowered_to", room), zap.Uint64("open_file_limit", lim.Cur))
+	return int(room)
 }
