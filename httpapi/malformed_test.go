@@ -39,7 +39,7 @@ func TestMalformedInput(t *testing.T) {
 				if d.HasArg("db") {
 					d.ScanArgs(t, "db", &db)
 				}
-				return sqlRows(t, srv, db, d.Input)
+				return sqlRows(t, srv, db, expand(t, d.Input))
 			case "load":
 				return sendMalformed(t, srv, d)
 			}
