@@ -82,7 +82,7 @@ func TestPanicAnswers(t *testing.T) {
 		{"tso", "GET", "/api/tso", "", `^\{"msg":"Internal Error","code":500,"data":"` + regexp.QuoteMeta(nilDeref) + `","count":0\}$`},
 		{"schema", "GET", "/api/d/t/_schema", "", `^\{"msg":"Internal Error","code":500,"data":"` + regexp.QuoteMeta(nilDeref) + `","count":0\}$`},
 		{"2pc", "PUT", "/api/d/_stream_load_2pc", "", `^\{"msg":"Internal Error","code":500,"data":"` + regexp.QuoteMeta(nilDeref) + `","count":0\}$`},
-		{"error log", "GET", "/api/_load_error_log?file=x", "", `^\{"msg":"Internal Error","code":500,"data":"` + regexp.QuoteMeta(nilDeref) + `","count":0\}$`},
+		{"error log", "GET", "/api/_load_error_log?file=__shard_0/error_log_x_1_1", "", `^\{"msg":"Internal Error","code":500,"data":"` + regexp.QuoteMeta(nilDeref) + `","count":0\}$`},
 		{"stream load", "PUT", "/api/d/t/_stream_load", "1\n", `"Status": "Fail",\s+"Message": "\[INTERNAL_ERROR\]loadgw internal error: ` + regexp.QuoteMeta(nilDeref) + `"`},
 	} {
 		var hdr []string

@@ -141,7 +141,11 @@ func (v *faultEnv) state() string {
 	}
 	it.Close()
 	out = append(out, fmt.Sprintf("staged %d", n))
-	for _, txn := range v.txns.All() {
+	all, err := v.txns.All()
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	for _, txn := range all {
 		out = append(out, fmt.Sprintf("%d %s", txn.ID, txn.State))
 	}
 	return strings.Join(out, "\n")
@@ -278,43 +282,46 @@ func TestFaultsStopTheStore(t *testing.T) {
 		fault       func(storage.FaultOp) bool
 		setup       func(v *faultEnv) func() error
 		dropsStaged bool // the restart drops the staged rows of the setup
+		// unsynced: the operation writes without a sync, so its WAL error
+		// surfaces at the next synced write, which must stop the store.
+		unsynced bool
 	}{
-		{"memory commit: WAL write", walWrite, load(1 << 20), false},
-		{"memory commit: WAL sync", walSync, load(1 << 20), false},
-		{"spilled commit: WAL sync", walSync, load(1), false},
+		{"memory commit: WAL write", walWrite, load(1 << 20), false, false},
+		{"memory commit: WAL sync", walSync, load(1 << 20), false, false},
+		{"spilled commit: WAL sync", walSync, load(1), false, false},
 		{"2pc precommit: WAL sync", walSync, func(v *faultEnv) func() error {
 			return func() error { _, err := v.precommit(10); return err }
-		}, false},
+		}, false, false},
 		// The ingestion of a spilled load (the same publishStaged): its
 		// Commit first moves its last rows to the memtable, see flush.
 		{"2pc commit: MANIFEST", manifest, func(v *faultEnv) func() error {
 			txn := precommitted(v)
 			flush(t, v)
 			return func() error { return v.commit2PC(txn) }
-		}, false},
+		}, false, false},
 		{"2pc abort: WAL sync", walSync, func(v *faultEnv) func() error {
 			txn := precommitted(v)
 			return func() error { _, err := v.txns.Abort2PC("d", labels.ByID(txn.ID)); return err }
-		}, false},
+		}, false, false},
 		{"2pc abort: dropping staged rows, WAL sync", walSync, func(v *faultEnv) func() error {
 			txn := precommitted(v)
 			if _, err := v.txns.Abort2PC("d", labels.ByID(txn.ID)); err != nil {
 				t.Fatal(err)
 			}
 			return func() error { return upsert.DropStaged(v.e.Store(), txn.ID) }
-		}, true},
+		}, true, false},
 		{"ttl reclamation: WAL sync", walSync, func(v *faultEnv) func() error {
 			expired(v)
 			return func() error { _, err := v.e.ReclaimTTL(); return err }
-		}, false},
+		}, false, false},
 		{"binlog cleanup: WAL sync", walSync, func(v *faultEnv) func() error {
 			expired(v)
 			return func() error { _, err := v.e.ReclaimBinlog(); return err }
-		}, false},
-		{"label expiry: WAL sync", walSync, func(v *faultEnv) func() error {
+		}, false, false},
+		{"label expiry: WAL write", walWrite, func(v *faultEnv) func() error {
 			expired(v)
 			return func() error { _, err := v.txns.Expire(v.clk.Now()); return err }
-		}, false},
+		}, false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -327,6 +334,11 @@ func TestFaultsStopTheStore(t *testing.T) {
 			before := v.state()
 			v.f.Fail(c.fault, syscall.EIO)
 			opErr, fatal := v.run(op)
+			if fatal == nil && opErr == nil && c.unsynced {
+				opErr, fatal = v.run(func() error {
+					return v.e.Store().Update(func(b *storage.Batch) error { b.Set([]byte("y"), nil); return nil })
+				})
+			}
 			if fatal == nil {
 				t.Fatalf("the store did not stop; the operation returned %v", opErr)
 			}
