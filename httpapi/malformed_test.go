@@ -114,27 +114,7 @@ func sendMalformed(t *testing.T, srv *httptest.Server, d *datadriven.TestData) s
 		d.ScanArgs(t, "compress", &how)
 		data = compressBody(t, how, data)
 	}
-	var rd io.Reader = bytes.NewReader(data)
-	if d.HasArg("chunked") {
-		rd = io.MultiReader(rd)
-	}
-	req, err := http.NewRequest("PUT", srv.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !d.HasArg("chunked") {
-		req.ContentLength = int64(len(data))
-	}
-	if !d.HasArg("noauth") {
-		req.SetBasicAuth("root", "")
-	}
-	for _, line := range strings.Split(head, "\n") {
-		if line = strings.TrimSpace(line); line == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(line, ":")
-		req.Header.Add(strings.TrimSpace(name), expand(t, strings.TrimSpace(value)))
-	}
+	req := newLoadRequest(t, srv.URL+path, head, data, d, func(v string) string { return expand(t, v) })
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return fmt.Sprintf("transport error: %v\n", err)

@@ -176,27 +176,7 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 		d.ScanArgs(t, "cut", &n)
 		data = data[:len(data)-n]
 	}
-	var rd io.Reader = bytes.NewReader(data)
-	if d.HasArg("chunked") {
-		rd = io.MultiReader(bytes.NewReader(data)) // unknown length: chunked
-	}
-	req, err := http.NewRequest("PUT", srv.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !d.HasArg("chunked") {
-		req.ContentLength = int64(len(data))
-	}
-	if !d.HasArg("noauth") {
-		req.SetBasicAuth("root", "")
-	}
-	for _, line := range strings.Split(head, "\n") {
-		if line = strings.TrimSpace(line); line == "" {
-			continue
-		}
-		name, value, _ := strings.Cut(line, ":")
-		req.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
-	}
+	req := newLoadRequest(t, srv.URL+path, head, data, d, func(v string) string { return v })
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -215,6 +195,35 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 		out = fmt.Sprintf("HTTP %d\n%s", resp.StatusCode, out)
 	}
 	return out, errURL
+}
+
+// newLoadRequest builds a load PUT of data with the "name: value" header
+// lines of head (each value passed through value); the test case's
+// chunked and noauth arguments send the body without a length and the
+// request without credentials.
+func newLoadRequest(t *testing.T, url, head string, data []byte, d *datadriven.TestData, value func(string) string) *http.Request {
+	var rd io.Reader = bytes.NewReader(data)
+	if d.HasArg("chunked") {
+		rd = io.MultiReader(rd) // unknown length: chunked
+	}
+	req, err := http.NewRequest("PUT", url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.HasArg("chunked") {
+		req.ContentLength = int64(len(data))
+	}
+	if !d.HasArg("noauth") {
+		req.SetBasicAuth("root", "")
+	}
+	for _, line := range strings.Split(head, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		name, v, _ := strings.Cut(line, ":")
+		req.Header.Add(strings.TrimSpace(name), value(strings.TrimSpace(v)))
+	}
+	return req
 }
 
 // TestLoadSlots checks that loads beyond MaxConcurrent wait for a slot and
