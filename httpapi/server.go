@@ -18,7 +18,7 @@ import (
 
 	"loadgw/engine"
 	"loadgw/errorlog"
-	"loadgw/labels"
+	"loadgw/loadtxn"
 )
 
 // Options configures the HTTP handler. The zero value is the default.
@@ -32,8 +32,9 @@ type Options struct {
 	MaxQueryBodyBytes int64
 	// Logger receives request errors. The default value discards them.
 	Logger *zap.Logger
-	// Labels is the load transaction store. Required for stream load.
-	Labels *labels.Store
+	// Loads runs the load transactions. Required for stream load, 2PC and
+	// get_load_state.
+	Loads *loadtxn.Manager
 	// ErrorLog keeps load error logs. Required for stream load.
 	ErrorLog *errorlog.Log
 	// ErrorLogPublic serves GET/HEAD /api/_load_error_log without auth, as
