@@ -1,7 +1,9 @@
 // Package httpapi serves loadgw's HTTP surface with Doris's wire contract:
-// the SQL endpoint POST /api/query/{ns}/{db}, GET /api/tso, and the liveness
-// probe GET /. Every endpoint answers in Doris's JSON layout; SQL and load
-// outcomes are HTTP 200 with the outcome in the body.
+// stream load and its 2PC, load state and error logs, the SQL endpoint
+// POST /api/query/{ns}/{db}, GET /api/tso and the probes. It knows HTTP and
+// the wire texts; a load's transaction runs in loadtxn. Every endpoint
+// answers in Doris's JSON layout; SQL and load outcomes are HTTP 200 with
+// the outcome in the body.
 package httpapi
 
 import (
