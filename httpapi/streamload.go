@@ -288,6 +288,7 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 		so.Partial = &loadtxn.Partial{Flexible: p.UpdateMode == load.ModeFlexible, NewKeyError: p.NewKeyBehavior == "ERROR", Loc: loc}
 	}
 	loadNow := sl.txn.Stage(so)
+	defer sl.txn.Discard() // a failed load frees its rows before its slot
 	read := time.Now()
 	out, err := load.Read(ctx, load.Input{
 		AutoInc: func(col int) (types.Value, error) { return sl.s.engine.AutoIncValue(t, col) },

@@ -20,7 +20,8 @@ type Txn struct {
 	lt    *labels.Txn
 	table *catalog.Table
 	stage *upsert.Stager
-	done  bool
+	done  bool // committed, pre-committed or aborted
+	freed bool // the staged rows are discarded
 }
 
 // StageOptions describe the rows a transaction stages. The zero value is
@@ -118,14 +119,24 @@ func (x *Txn) Abort(reason string) {
 	if x.done {
 		return
 	}
+	x.Discard()
 	x.done = true
-	if x.stage != nil {
-		if err := x.stage.Discard(); err != nil {
-			x.m.log.Warn("cannot drop staged rows", zap.Int64("txn_id", x.lt.ID), zap.Error(err))
-		}
-	}
 	if err := x.m.labels.Abort(x.lt.ID, reason); err != nil {
 		x.m.log.Warn("cannot abort load transaction", zap.Int64("txn_id", x.lt.ID), zap.Error(err))
+	}
+}
+
+// Discard drops the rows x staged, unless x committed or pre-committed;
+// Abort does so too. A load defers it where it holds its load slot, so a
+// failed load frees its rows before another takes the slot. Failures are
+// logged, as Abort's.
+func (x *Txn) Discard() {
+	if x.done || x.freed || x.stage == nil {
+		return
+	}
+	x.freed = true
+	if err := x.stage.Discard(); err != nil {
+		x.m.log.Warn("cannot drop staged rows", zap.Int64("txn_id", x.lt.ID), zap.Error(err))
 	}
 }
 

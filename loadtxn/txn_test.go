@@ -117,7 +117,8 @@ func (v *env) state(label string) labels.State {
 }
 
 // TestAbortDropsStagedRows: an aborted load's spilled rows are removed and
-// its txn is ABORTED; Abort after a commit does nothing.
+// its txn is ABORTED; Discard removes the rows alone; Abort after a commit
+// does nothing.
 func TestAbortDropsStagedRows(t *testing.T) {
 	v := newEnv(t, storage.Options{NoSync: true})
 	defer v.e.Close()
@@ -128,6 +129,15 @@ func TestAbortDropsStagedRows(t *testing.T) {
 	x.Abort("failed")
 	if n, s := v.staged(x.ID()), v.state("a"); n != 0 || s != labels.StateAborted {
 		t.Errorf("after Abort: %d staged keys, state %s; want 0, ABORTED", n, s)
+	}
+	z := v.stage("c", 300, 1)
+	z.Discard() // as a failed load does before it gives its slot up
+	if n, s := v.staged(z.ID()), v.state("c"); n != 0 || s != labels.StatePrepare {
+		t.Errorf("after Discard: %d staged keys, state %s; want 0, PREPARE", n, s)
+	}
+	z.Abort("failed")
+	if s := v.state("c"); s != labels.StateAborted {
+		t.Errorf("after Discard and Abort: state %s, want ABORTED", s)
 	}
 	y := v.stage("b", 5, 1)
 	if err := y.Commit(); err != nil {
