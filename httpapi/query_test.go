@@ -14,6 +14,7 @@ import (
 	"loadgw/engine"
 	"loadgw/errorlog"
 	"loadgw/labels"
+	"loadgw/loadtxn"
 	"loadgw/storage"
 )
 
@@ -33,7 +34,7 @@ func newTestServerOpts(t *testing.T, lo LoadOptions) (*httptest.Server, *clock.M
 	return newTestServerWith(t, Options{Load: lo})
 }
 
-// newTestServerWith is newTestServerOpts with more options; Labels and
+// newTestServerWith is newTestServerOpts with more options; Loads and
 // ErrorLog are set here.
 func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *clock.Manual) {
 	t.Helper()
@@ -54,7 +55,7 @@ func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *clock.Man
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Labels, opts.ErrorLog = txns, elog
+	opts.Loads, opts.ErrorLog = loadtxn.New(e, txns, loadtxn.Options{}), elog
 	srv := httptest.NewServer(New(e, opts))
 	t.Cleanup(func() { srv.Close(); e.Close() })
 	return srv, clk

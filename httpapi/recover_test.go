@@ -19,6 +19,7 @@ import (
 	"loadgw/clock"
 	"loadgw/engine"
 	"loadgw/labels"
+	"loadgw/loadtxn"
 	"loadgw/storage"
 )
 
@@ -39,9 +40,11 @@ func newGuardServer(t *testing.T, withEngine bool, opts Options) (*httptest.Serv
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { e.Close() })
-		if opts.Labels, err = labels.Open(e.Store(), clk, labels.Options{}); err != nil {
+		txns, err := labels.Open(e.Store(), clk, labels.Options{})
+		if err != nil {
 			t.Fatal(err)
 		}
+		opts.Loads = loadtxn.New(e, txns, loadtxn.Options{})
 	}
 	srv := httptest.NewServer(New(e, opts))
 	t.Cleanup(srv.Close)

@@ -1,7 +1,9 @@
 // Package httpapi serves loadgw's HTTP surface with Doris's wire contract:
-// the SQL endpoint POST /api/query/{ns}/{db}, GET /api/tso, and the liveness
-// probe GET /. Every endpoint answers in Doris's JSON layout; SQL and load
-// outcomes are HTTP 200 with the outcome in the body.
+// stream load and its 2PC, load state and error logs, the SQL endpoint
+// POST /api/query/{ns}/{db}, GET /api/tso and the probes. It knows HTTP and
+// the wire texts; a load's transaction runs in loadtxn. Every endpoint
+// answers in Doris's JSON layout; SQL and load outcomes are HTTP 200 with
+// the outcome in the body.
 package httpapi
 
 import (
@@ -18,7 +20,7 @@ import (
 
 	"loadgw/engine"
 	"loadgw/errorlog"
-	"loadgw/labels"
+	"loadgw/loadtxn"
 )
 
 // Options configures the HTTP handler. The zero value is the default.
@@ -32,8 +34,9 @@ type Options struct {
 	MaxQueryBodyBytes int64
 	// Logger receives request errors. The default value discards them.
 	Logger *zap.Logger
-	// Labels is the load transaction store. Required for stream load.
-	Labels *labels.Store
+	// Loads runs the load transactions. Required for stream load, 2PC and
+	// get_load_state.
+	Loads *loadtxn.Manager
 	// ErrorLog keeps load error logs. Required for stream load.
 	ErrorLog *errorlog.Log
 	// ErrorLogPublic serves GET/HEAD /api/_load_error_log without auth, as

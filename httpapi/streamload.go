@@ -17,9 +17,8 @@ import (
 	"loadgw/errorlog"
 	"loadgw/labels"
 	"loadgw/load"
-	"loadgw/storage"
+	"loadgw/loadtxn"
 	"loadgw/types"
-	"loadgw/upsert"
 )
 
 // LoadOptions bound what one stream load may use. The zero value is the
@@ -61,7 +60,7 @@ type LoadOptions struct {
 	DrainTimeout time.Duration
 	// StageMemBytes is how many bytes of rows a load keeps in memory before
 	// it spills them to the store's staging range; it bounds a load's memory.
-	// The default value is 64 MiB.
+	// The default value is loadtxn.DefaultStageMemBytes (96 MiB).
 	StageMemBytes int
 }
 
@@ -91,7 +90,7 @@ func (o *LoadOptions) ensureDefaults() {
 		o.DrainTimeout = 60 * time.Second
 	}
 	if o.StageMemBytes <= 0 {
-		o.StageMemBytes = upsert.DefaultStageMemBytes
+		o.StageMemBytes = loadtxn.DefaultStageMemBytes
 	}
 }
 
@@ -102,7 +101,7 @@ type streamLoad struct {
 	r     *http.Request
 	resp  load.Response
 	start time.Time
-	txn   *labels.Txn
+	txn   *loadtxn.Txn // nil when there is nothing to abort
 	errs  *errorlog.Writer
 }
 
@@ -183,9 +182,7 @@ func (sl *streamLoad) fail(err error) {
 		return
 	}
 	if sl.txn != nil {
-		if aerr := sl.s.opts.Labels.Abort(sl.txn.ID, load.AsError(err).Error()); aerr != nil {
-			sl.s.opts.Logger.Warn("cannot abort load transaction", zap.Int64("txn_id", sl.txn.ID), zap.Error(aerr))
-		}
+		sl.txn.Abort(load.AsError(err).Error())
 	}
 	sl.resp.Fail(err)
 	if sl.errs != nil && sl.errs.Rows() > 0 {
@@ -239,12 +236,12 @@ func (sl *streamLoad) run() error {
 		return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = " + err.Error()}
 	}
 	begin := time.Now()
-	txn, err := sl.s.opts.Labels.Begin(db, p.Label, t.Name)
+	txn, err := sl.s.opts.Loads.Begin(db, p.Label, t)
 	if err != nil {
 		return err
 	}
 	sl.txn = txn
-	sl.resp.TxnID = txn.ID
+	sl.resp.TxnID = txn.ID()
 	sl.resp.BeginTxnTimeMs = time.Since(begin).Milliseconds()
 	put := time.Now()
 	if err := p.ParsePut(r.Header); err != nil {
@@ -286,30 +283,17 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	}
 	defer func() { <-sl.s.loadSlots }()
 	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
-	stage := sl.s.engine.Writer().NewStager(sl.s.engine.Codec(t), sl.txn.ID, opts.StageMemBytes)
-	loadNow := sl.s.engine.Clock().Now()
+	so := loadtxn.StageOptions{MemBytes: opts.StageMemBytes}
 	if p.UpdateMode != load.ModeUpsert {
-		stage.SetPartial(&upsert.Partial{Flexible: p.UpdateMode == load.ModeFlexible, NewKeyError: p.NewKeyBehavior == "ERROR", Now: loadNow, Loc: loc})
+		so.Partial = &loadtxn.Partial{Flexible: p.UpdateMode == load.ModeFlexible, NewKeyError: p.NewKeyBehavior == "ERROR", Loc: loc}
 	}
-	sink := func(row []types.Value, provided []bool) error {
-		if provided == nil {
-			return stage.Add(row)
-		}
-		return stage.AddPartial(row, provided)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			if err := stage.Discard(); err != nil {
-				sl.s.opts.Logger.Warn("cannot drop staged rows", zap.Int64("txn_id", sl.txn.ID), zap.Error(err))
-			}
-		}
-	}()
+	loadNow := sl.txn.Stage(so)
+	defer sl.txn.Discard() // a failed load frees its rows before its slot
 	read := time.Now()
 	out, err := load.Read(ctx, load.Input{
 		AutoInc: func(col int) (types.Value, error) { return sl.s.engine.AutoIncValue(t, col) },
 		Table:   t, Params: p, Body: body, Now: loadNow, Loc: loc,
-		Errors: sl.errs, Sink: sink, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
+		Errors: sl.errs, Sink: sl.txn.Add, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
 	})
 	sl.resp.ReadDataTimeMs = time.Since(read).Milliseconds()
 	sl.resp.ReceiveDataTimeMs = sl.resp.ReadDataTimeMs
@@ -329,22 +313,15 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	}
 	write := time.Now()
 	if p.TwoPhaseCommit {
-		err = stage.Persist(func(b *storage.Batch) error { return sl.s.opts.Labels.WritePrecommit(b, sl.txn) })
-		if err == nil {
-			sl.s.opts.Labels.Published(sl.txn)
-		}
+		err = sl.txn.Precommit()
 	} else {
-		err = sl.s.publish(sl.txn, func(extra func(b *storage.Batch, tso uint64) error) error {
-			_, err := stage.Commit(extra)
-			return err
-		})
+		err = sl.txn.Commit()
 	}
 	sl.resp.WriteDataTimeMs = time.Since(write).Milliseconds()
 	sl.resp.CommitAndPublishTimeMs = sl.resp.WriteDataTimeMs
 	if err != nil {
 		return err
 	}
-	committed = true
 	sl.txn = nil // finished: nothing to abort
 	sl.resp.Status = load.StatusSuccess
 	sl.resp.Message = "OK"
@@ -377,18 +354,6 @@ func (s *Server) takeSlot(ctx context.Context) error {
 // codeTooManyTasks is Doris's TStatusCode TOO_MANY_TASKS, for a load that
 // found no free load slot.
 const codeTooManyTasks = "TOO_MANY_TASKS"
-
-// publish runs a commit whose batch (or table file) also carries txn's
-// VISIBLE record, then publishes the new state of txn.
-func (s *Server) publish(txn *labels.Txn, commit func(extra func(b *storage.Batch, tso uint64) error) error) error {
-	err := commit(func(b *storage.Batch, tso uint64) error { return s.opts.Labels.WriteCommit(b, txn, tso) })
-	if err != nil {
-		s.opts.Labels.WriteFailed(txn)
-		return err
-	}
-	s.opts.Labels.Published(txn)
-	return nil
-}
 
 // checkTableSupport rejects what the table model or loadgw cannot load, with
 // the texts of Doris's BE header checks and then its FE planner.

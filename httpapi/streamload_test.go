@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/datadriven"
+
+	"loadgw/maintain"
 )
 
 // TestStreamLoad runs the scripts of testdata/streamload against the HTTP
@@ -30,7 +32,7 @@ import (
 //	get path=/api/...          print the body of a GET
 //	errorlog                   print the error log of the last load
 //	clock advance=DURATION     move the server's clock
-//	maintain                   run label expiry and cleanups
+//	maintain                   run one round of the background jobs
 //
 // Every script runs twice: with loads kept in memory until commit, and with
 // every row spilled to the staging range and published by ingestion. Both
@@ -86,7 +88,8 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 				clk.Advance(dur)
 				return "ok\n"
 			case "maintain":
-				srv.Config.Handler.(*Server).Maintain()
+				s := srv.Config.Handler.(*Server)
+				maintain.New(maintain.Options{Clock: clk}, maintain.Jobs(s.engine, s.opts.Loads, s.opts.ErrorLog)...).RunOnce()
 				return "ok\n"
 			}
 			t.Fatalf("unknown command %s", d.Cmd)

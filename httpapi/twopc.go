@@ -8,12 +8,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"go.uber.org/zap"
-
 	"loadgw/labels"
 	"loadgw/load"
-	"loadgw/storage"
-	"loadgw/upsert"
+	"loadgw/loadtxn"
 )
 
 // twoPCResult is the flat body of _stream_load_2pc, {"status", "msg"}.
@@ -62,51 +59,18 @@ func (s *Server) run2PC(r *http.Request) twoPCResult {
 	}
 	var err error
 	if op == "commit" {
-		err = s.commit2PC(db, ref)
+		err = s.opts.Loads.Commit2PC(db, ref)
 	} else {
-		err = s.abort2PC(db, ref)
+		err = s.opts.Loads.Abort2PC(db, ref)
 	}
 	if err != nil {
-		var le *load.Error
-		if errors.As(err, &le) {
-			return twoPCResult{Status: le.Code, Msg: le.Msg}
+		var gone *loadtxn.TableNotFoundError
+		if errors.As(err, &gone) {
+			return twoPCResult{Status: load.CodeNotFound, Msg: "TStatus: errCode = 7, detailMessage = table not found, tableName=" + gone.Table}
 		}
 		return twoPCResult{Status: load.CodeAnalysisError, Msg: "TStatus: errCode = 2, detailMessage = " + err.Error()}
 	}
 	return twoPCResult{Status: "Success", Msg: prefix + op + " successfully."}
-}
-
-// commit2PC publishes the staged rows of a pre-committed load.
-func (s *Server) commit2PC(db string, ref labels.Ref) error {
-	txn, err := s.opts.Labels.FindForCommit(db, ref)
-	if err != nil {
-		return err
-	}
-	t, err := s.engine.Catalog().Table(txn.DB, txn.Table)
-	if err != nil {
-		return &load.Error{Code: load.CodeNotFound, Msg: "TStatus: errCode = 7, detailMessage = table not found, tableName=" + txn.Table}
-	}
-	return s.publish(txn, func(extra func(b *storage.Batch, tso uint64) error) error {
-		_, err := s.engine.Writer().CommitStaged(s.engine.Codec(t), txn.ID, extra)
-		return err
-	})
-}
-
-// abort2PC aborts a pre-committed (or running) load and drops its rows.
-func (s *Server) abort2PC(db string, ref labels.Ref) error {
-	txn, err := s.opts.Labels.Abort2PC(db, ref)
-	if err != nil {
-		return err
-	}
-	s.dropStaged(txn.ID)
-	return nil
-}
-
-// dropStaged removes the staged rows of an aborted transaction.
-func (s *Server) dropStaged(txnID int64) {
-	if err := upsert.DropStaged(s.engine.Store(), txnID); err != nil {
-		s.opts.Logger.Warn("cannot drop staged rows", zap.Int64("txn_id", txnID), zap.Error(err))
-	}
 }
 
 // handleLoadState is GET /api/{db}/get_load_state?label=.
@@ -116,32 +80,10 @@ func (s *Server) handleLoadState(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Bad Request", Code: 403, Data: "No label selected"})
 		return
 	}
-	state, err := s.opts.Labels.State(chi.URLParam(r, "db"), label)
+	state, err := s.opts.Loads.State(chi.URLParam(r, "db"), label)
 	if err != nil { // Doris: ResponseEntityBuilder.okWithCommonError
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: err.Error()})
 		return
 	}
 	writeJSON(w, http.StatusOK, restResponse{Msg: "success", Code: 0, Data: string(state)})
-}
-
-// Maintain expires labels, aborts pre-committed loads past their timeout
-// and removes old error logs. The server's owner calls it periodically.
-func (s *Server) Maintain() {
-	now := s.engine.Clock().Now()
-	aborted, err := s.opts.Labels.Expire(now)
-	if err != nil {
-		s.opts.Logger.Warn("cannot expire labels")
-	}
-	for _, txn := range aborted {
-		s.dropStaged(txn.ID)
-	}
-	if _, err := s.opts.ErrorLog.Cleanup(now); err != nil {
-		s.opts.Logger.Warn("cannot clean error logs")
-	}
-	if _, err := s.engine.ReclaimTTL(); err != nil {
-		s.opts.Logger.Warn("cannot reclaim expired rows", zap.Error(err))
-	}
-	if _, err := s.engine.ReclaimBinlog(); err != nil {
-		s.opts.Logger.Warn("cannot remove expired change records", zap.Error(err))
-	}
 }

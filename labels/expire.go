@@ -22,19 +22,33 @@ const expireBatch = 1024
 // than PrecommitTimeout ago and returns them: their staged data is the
 // caller's to drop. Callers run it periodically.
 func (s *Store) Expire(now time.Time) ([]*Txn, error) {
+	if err := s.DropExpired(now); err != nil {
+		return nil, err
+	}
+	return s.AbortTimedOut(now)
+}
+
+// DropExpired is the first half of Expire: it drops the finished txns
+// whose whole seconds since finishing exceed LabelKeep, with their labels.
+func (s *Store) DropExpired(now time.Time) error {
 	s.expireMu.Lock()
 	defer s.expireMu.Unlock()
 	for {
 		n, err := s.dropExpired(now)
 		if err != nil {
-			return nil, fmt.Errorf("cannot drop expired txns: %w", err)
+			return fmt.Errorf("cannot drop expired txns: %w", err)
 		}
 		if n < expireBatch {
-			break
+			return nil
 		}
 	}
-	return s.abortTimedOut(now)
 }
+
+// AbortTimedOut is the second half of Expire: it aborts (synced,
+// ReasonTimeout) the PRECOMMITTED txns pre-committed more than
+// PrecommitTimeout ago and returns them, also those aborted before an
+// error: their staged data is the caller's to drop.
+func (s *Store) AbortTimedOut(now time.Time) ([]*Txn, error) { return s.abortTimedOut(now) }
 
 // expired is a finished txn found expired in the finish index.
 type expired struct {

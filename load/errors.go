@@ -1,9 +1,9 @@
-// Package load runs one stream load: it validates the request headers,
-// decompresses and bounds the body, reads records with csvline or jsonline,
-// maps source columns to table columns with expr, converts values to column
-// types in strict or non-strict mode, counts total, filtered and unselected
-// rows, writes the error log, applies max_filter_ratio and commits the
-// accepted rows in one transaction.
+// Package load reads the body of one stream load into table rows: it parses
+// and validates the load's headers, decompresses and bounds the body, reads
+// its records with csvline or jsonline, turns them into table rows, counts
+// total, filtered and unselected rows, hands the filtered ones to the error
+// log and applies max_filter_ratio; it also defines the load's answer and
+// its error codes. It commits nothing: loadtxn stages and commits the rows.
 package load
 
 import (

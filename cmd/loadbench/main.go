@@ -30,6 +30,7 @@ import (
 	"loadgw/errorlog"
 	"loadgw/httpapi"
 	"loadgw/labels"
+	"loadgw/loadtxn"
 	"loadgw/storage"
 )
 
@@ -267,7 +268,7 @@ func startServer(dir string) (func(), string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	srv := &http.Server{Handler: httpapi.New(eng, httpapi.Options{Labels: txns, ErrorLog: elog})}
+	srv := &http.Server{Handler: httpapi.New(eng, httpapi.Options{Loads: loadtxn.New(eng, txns, loadtxn.Options{}), ErrorLog: elog})}
 	go srv.Serve(ln)
 	return func() { srv.Close(); eng.Close() }, ln.Addr().String(), nil
 }

@@ -21,8 +21,9 @@ import (
 	"loadgw/errorlog"
 	"loadgw/httpapi"
 	"loadgw/labels"
+	"loadgw/loadtxn"
+	"loadgw/maintain"
 	"loadgw/storage"
-	"loadgw/upsert"
 )
 
 type config struct {
@@ -58,33 +59,13 @@ func envOr(name, def string) string {
 	return def
 }
 
-// maintain runs the periodic work: label expiry, pre-commit timeouts and
-// error log cleanup (Doris's transaction cleaner runs every 30 s).
-func maintain(ctx context.Context, api *httpapi.Server) {
-	api.Maintain()
-	t := time.NewTicker(30 * time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			api.Maintain()
-		}
-	}
-}
-
 // recoverStaging drops at start the staged rows of every txn but the
 // PRECOMMITTED ones: loads cut off by a crash or restart (aborted by
 // labels.Open) and aborts whose removal of the rows a crash cut off.
-func recoverStaging(eng *engine.Engine, txns *labels.Store, log *zap.Logger) error {
-	keep := map[int64]bool{}
-	for _, t := range txns.Precommitted() {
-		keep[t.ID] = true
-	}
-	dropped, err := upsert.DropStagedExcept(eng.Store(), func(id int64) bool { return keep[id] })
+func recoverStaging(loads *loadtxn.Manager, log *zap.Logger) error {
+	dropped, err := loads.Recover()
 	if err != nil {
-		return fmt.Errorf("cannot drop staged rows of ended loads: %w", err)
+		return err
 	}
 	if len(dropped) > 0 {
 		log.Info("dropped staged rows of ended loads", zap.Int64s("txn_ids", dropped))
@@ -123,7 +104,7 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.load.DrainTimeout, "load-drain-timeout", 60*time.Second, "how long a body is drained after a load answered early before the connection is closed")
 	fs.IntVar(&c.maxConns, "max-connections", 4096, "open HTTP connections, idle ones included; more are answered 503 and closed (lowered to fit the open-file limit)")
 	fs.DurationVar(&c.bodyTimeout, "body-read-timeout", 60*time.Second, "how long a request other than a stream load (a SQL statement) may take to send its body")
-	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", upsert.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
+	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", loadtxn.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
@@ -171,7 +152,8 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := recoverStaging(eng, txns, log); err != nil {
+	loads := loadtxn.New(eng, txns, loadtxn.Options{Logger: log})
+	if err := recoverStaging(loads, log); err != nil {
 		return err
 	}
 	elog, err := errorlog.New(errorlog.Options{Dir: filepath.Join(c.dataDir, "error_log"), Keep: c.errorLogKeep})
@@ -186,7 +168,7 @@ func run(args []string) error {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
 	}
 	ln = httpapi.LimitConnections(ln, fitConnections(c.maxConns, log), log)
-	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Labels: txns, ErrorLog: elog,
+	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Loads: loads, ErrorLog: elog,
 		ErrorLogPublic: c.errorLogPub, BodyReadTimeout: c.bodyTimeout, Load: c.load})
 	srv := &http.Server{
 		Handler:           api,
@@ -202,7 +184,9 @@ func run(args []string) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	go maintain(ctx, api)
+	// Doris's transaction cleaner runs every 30 s, the loop's default.
+	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.Jobs(eng, loads, elog)...)
+	go jobs.Run(ctx)
 	select {
 	case err := <-errc:
 		return err

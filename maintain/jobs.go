@@ -1,0 +1,32 @@
+package maintain
+
+import (
+	"time"
+
+	"loadgw/engine"
+	"loadgw/errorlog"
+	"loadgw/loadtxn"
+)
+
+// Jobs are loadgw's background jobs, in the order a round runs them:
+// finished labels expire before pre-commits time out (as Doris's
+// removeExpiredAndTimeoutTxns), then error logs, expired rows and expired
+// change records are removed.
+func Jobs(e *engine.Engine, loads *loadtxn.Manager, errs *errorlog.Log) []Job {
+	return []Job{
+		Func("expire labels", loads.ExpireLabels),
+		Func("abort pre-committed loads past their timeout", loads.AbortTimedOut),
+		Func("clean error logs", func(now time.Time) error {
+			_, err := errs.Cleanup(now)
+			return err
+		}),
+		Func("reclaim expired rows", func(time.Time) error {
+			_, err := e.ReclaimTTL()
+			return err
+		}),
+		Func("remove expired change records", func(time.Time) error {
+			_, err := e.ReclaimBinlog()
+			return err
+		}),
+	}
+}
