@@ -19,7 +19,7 @@ func TestRecordRoundTrip(t *testing.T) {
 			t.Fatalf("got %+v", rec)
 		}
 	}
-	for _, bad := range [][]byte{nil, {3, 0, 0}, {0, 5, 'k'}, {0, 1, 'k', 9, 'v'}} {
+	for _, bad := range [][]byte{nil, {0}, {0, 5, 1}, {0, 0, 9, 1}, {3, 0, 0}, {0, 1, 'k', 9, 'v'}} {
 		if _, err := DecodeRecord(bad); err == nil {
 			t.Errorf("DecodeRecord(%v) succeeded", bad)
 		}
