@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
 	"loadgw/types"
@@ -49,14 +50,14 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		}
 		return nil
 	case *sql.DropColumn:
-		if binlogEnabled(t) && t.Properties["light_schema_change"] != "true" {
-			return errBinlogDDL
+		if binlog.Enabled(t) && t.Properties["light_schema_change"] != "true" {
+			return binlog.ErrDDL
 		}
 		return dropColumn(t, op.Name)
 	case *sql.ModifyColumn, *sql.ReorderColumns:
 		// Doris's AlterOp.allowOpRowBinlog is false for both.
-		if binlogEnabled(t) {
-			return errBinlogDDL
+		if binlog.Enabled(t) {
+			return binlog.ErrDDL
 		}
 	case *sql.RenameTable:
 		if _, exists := d.Tables[op.New]; exists {
@@ -97,8 +98,8 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		}
 		return nil
 	case *sql.RenameColumn:
-		if binlogEnabled(t) {
-			return errBinlogDDL
+		if binlog.Enabled(t) {
+			return binlog.ErrDDL
 		}
 		if isTTLColumn(t, op.Old) {
 			return errorf("Can not rename a row ttl source or hidden column")
@@ -158,75 +159,6 @@ func isTTLColumn(t *catalog.Table, name string) bool {
 	return strings.EqualFold(name, catalog.TTLCol) || strings.EqualFold(name, t.Properties["function_column.ttl_col"])
 }
 
-// errBinlogDDL is Doris's AlterOperations.checkRowBinlogAllow: the ALTER
-// TABLE operations a Row Binlog table refuses.
-var errBinlogDDL = errorf("Not allowed to perform current operation on Table With binlog<row>")
-
-// binlogEnabled reports whether t records Row Binlog.
-func binlogEnabled(t *catalog.Table) bool { return t.RowBinlog() }
-
-// rowBinlogDeniedProps are the table properties ALTER TABLE SET may not
-// change on a Row Binlog table (bloom filters need a heavy schema change;
-// storage relocation, per ModifyTablePropertiesOp.allowOpRowBinlog).
-var rowBinlogDeniedProps = map[string]bool{
-	"bloom_filter_columns":  true,
-	"bloom_filter_fpp":      true,
-	"storage_medium":        true,
-	"storage_cooldown_time": true,
-}
-
-// alterBinlogProps applies the binlog.* properties of one ALTER TABLE SET
-// as Doris's BinlogConfig.mergeFromProperties(force=false) does, in its
-// order: enable, the retention limits, need_historical_value, then format.
-// Nothing is applied unless every check passes.
-func (s *Session) alterBinlogProps(d *catalog.Database, t *catalog.Table, given map[string]string) error {
-	if len(given) == 0 {
-		return nil
-	}
-	if s.e.opts.DisableFeatureBinlog {
-		return errorf("Binlog feature is not enabled")
-	}
-	vals := map[string]string{}
-	for k, v := range given {
-		nv, err := analyzeBinlogValue(k, v)
-		if err != nil {
-			return err
-		}
-		vals[k] = nv
-	}
-	format := binlogFormat(t.Properties)
-	enable := t.Properties["binlog.enable"] == "true"
-	if v, ok := vals["binlog.enable"]; ok {
-		if (v == "true") != enable && format == binlogFormatRow {
-			return errorf("can't disable binlog when format is [Row]")
-		}
-		enable = v == "true"
-	}
-	if v, ok := vals["binlog.need_historical_value"]; ok {
-		old := t.Properties["binlog.need_historical_value"] == "true"
-		if (v == "true") != old {
-			return errorf("not support change binlog.need_historical_value from %t to %s", old, v)
-		}
-	}
-	if v, ok := vals["binlog.format"]; ok && v != format {
-		return errorf("not support change binlog format from %s to %s", format, v)
-	}
-	if v, ok := vals["binlog.ttl_seconds"]; ok && format == binlogFormatRow {
-		if err := checkBinlogTTL(v); err != nil {
-			return err
-		}
-	}
-	// SchemaChangeHandler.updateBinlogConfig: a database with binlog keeps
-	// its tables' binlog on.
-	if d.Properties["binlog.enable"] == "true" && !enable {
-		return errorf("db binlog is enable, but table binlog is disable")
-	}
-	for k, v := range vals {
-		t.Properties[k] = v
-	}
-	return nil
-}
-
 // shortenTTL accepts the same or a shorter row TTL duration on a
 // source-column TTL table.
 func shortenTTL(t *catalog.Table, v string) error {
@@ -246,18 +178,18 @@ func shortenTTL(t *catalog.Table, v string) error {
 
 // alterProps applies ALTER TABLE ... SET with each property's rule.
 func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.Property) error {
-	binlog := map[string]string{}
+	binlogProps := map[string]string{}
 	for _, p := range props {
 		def, ok := tableProps[p.Key]
 		if !ok {
 			return unknownProps(map[string]string{p.Key: p.Value})
 		}
 		if def.kind == propBinlog {
-			binlog[p.Key] = p.Value
+			binlogProps[p.Key] = p.Value
 			continue
 		}
-		if binlogEnabled(t) && rowBinlogDeniedProps[p.Key] {
-			return errBinlogDDL
+		if err := binlog.CheckAlterProp(t, p.Key); err != nil {
+			return err
 		}
 		if err := checkPropValue(p.Key, p.Value, def); err != nil {
 			return err
@@ -282,7 +214,13 @@ func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.
 		}
 		t.Properties[p.Key] = v
 	}
-	return s.alterBinlogProps(d, t, binlog)
+	if len(binlogProps) == 0 {
+		return nil
+	}
+	if s.e.opts.DisableFeatureBinlog {
+		return errorf("Binlog feature is not enabled")
+	}
+	return binlog.AlterProps(d.Properties, t, binlogProps)
 }
 
 func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnPosition) error {
@@ -293,8 +231,8 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 		return errorf("Disable to create table column with name start with __DORIS_: %s", strings.ToUpper(cd.Name))
 	}
 	if t.Properties["light_schema_change"] != "true" {
-		if binlogEnabled(t) {
-			return errBinlogDDL
+		if binlog.Enabled(t) {
+			return binlog.ErrDDL
 		}
 		return errorf("ADD COLUMN needs light_schema_change enabled on table %s", t.Name)
 	}
@@ -311,13 +249,8 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 	if t.Keys != catalog.AggKeys && c.Agg != "" {
 		return errorf("Can not assign aggregation method on column in Duplicate or Unique data model table: %s", c.Name)
 	}
-	if binlogEnabled(t) {
-		if c.Type.Kind == types.Variant {
-			return errorf("Table with binlog<Row> does not support VARIANT column: %s", c.Name)
-		}
-		if c.AutoInc {
-			return errorf("Table with binlog<Row> does not support auto-increment column: %s", c.Name)
-		}
+	if err := binlog.CheckNewColumn(t, c); err != nil {
+		return err
 	}
 	c.UID = t.NextUID
 	t.NextUID++

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"loadgw/binlog"
 	"loadgw/storage"
 	"loadgw/types"
 )
@@ -45,7 +46,7 @@ func TestBinlogFeatureDisabled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tbl.Properties["binlog.ttl_seconds"] != "60" || !tbl.RowBinlog() {
+	if tbl.Properties["binlog.ttl_seconds"] != "60" || !binlog.Enabled(tbl) {
 		t.Errorf("binlog properties not stored as given: %v", tbl.Properties)
 	}
 	for _, q := range []string{

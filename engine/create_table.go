@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
 	"loadgw/types"
@@ -160,7 +161,7 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if err := checkTTL(t, generated); err != nil {
 		return nil, err
 	}
-	if err := checkRowBinlog(t, d.Properties); err != nil {
+	if err := binlog.CheckNewTable(t, d.Properties); err != nil {
 		return nil, err
 	}
 	for _, c := range t.Columns {
@@ -453,7 +454,7 @@ func addHiddenColumns(t *catalog.Table) {
 		}
 		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.TTLCol, Type: typ, Nullable: true, Hidden: true})
 	}
-	if t.RowBinlog() {
+	if binlog.Enabled(t) {
 		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.CommitTSOCol, Type: types.Type{Kind: types.BigInt},
 			Default: &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}, Hidden: true, Virtual: true})
 	}
@@ -578,42 +579,6 @@ func checkTTL(t *catalog.Table, generated map[string]bool) error {
 	}
 	if c.Type.Kind == types.TimestampTZ && off != 0 {
 		return errorf("function_column.ttl_time_zone must be a zero offset for a TIMESTAMPTZ row ttl column: %s", tz)
-	}
-	return nil
-}
-
-// checkRowBinlog validates the binlog properties of a new table with the
-// rules of Doris's InternalCatalog.createOlapTable. Row Binlog needs both
-// binlog.enable = true and binlog.format = ROW; binlog.enable alone keeps the
-// statement binlog of CCR, and the properties are stored as given.
-func checkRowBinlog(t *catalog.Table, dbProps map[string]string) error {
-	if dbProps["binlog.enable"] == "true" && t.Properties["binlog.enable"] != "true" {
-		return errorf("Cannot create table with binlog disabled when database binlog enable")
-	}
-	if !t.RowBinlog() {
-		return nil
-	}
-	if err := checkBinlogTTL(t.Properties["binlog.ttl_seconds"]); err != nil {
-		return err
-	}
-	if t.Keys == catalog.AggKeys || (t.Keys == catalog.UniqueKeys && !t.MergeOnWrite()) {
-		return errorf("Only duplicate and mow table model support binlog<Row>")
-	}
-	if len(t.ClusterBy) > 0 {
-		return errorf("Unique merge-on-write tables with cluster keys do not support binlog<Row>")
-	}
-	if t.Keys == catalog.DupKeys && t.Properties["binlog.need_historical_value"] == "true" {
-		return errorf("Duplicate table model don't support record historical value")
-	}
-	for _, c := range t.Columns {
-		if c.Type.Kind == types.Variant {
-			return errorf("variant column can't be created on table with binlog<Row>")
-		}
-	}
-	for _, c := range t.Columns {
-		if c.AutoInc {
-			return errorf("auto-inc column can't be created on table with binlog<Row>")
-		}
 	}
 	return nil
 }

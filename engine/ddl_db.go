@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
 	"loadgw/storage"
@@ -25,20 +26,8 @@ func (s *Session) createDatabase(st *sql.CreateDatabase) (*Result, error) {
 			}
 			return errorf("Can't create database '%s'; database exists", st.Name)
 		}
-		for k, v := range props {
-			if tableProps[k].kind != propBinlog {
-				continue
-			}
-			nv, err := analyzeBinlogValue(k, v)
-			if err != nil {
-				return err
-			}
-			props[k] = nv
-		}
-		if v, ok := props["binlog.ttl_seconds"]; ok {
-			if err := checkBinlogTTL(v); err != nil {
-				return err
-			}
+		if err := binlog.AnalyzeDatabaseProps(props); err != nil {
+			return err
 		}
 		tx.PutDatabase(&catalog.Database{ID: tx.NewID(), Name: st.Name, Properties: props})
 		return nil
@@ -72,7 +61,7 @@ func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 func deleteTableData(b *storage.Batch, id int64) {
 	p := catalog.RowPrefix(id)
 	b.DeleteRange(p, storage.PrefixEnd(p))
-	p = catalog.BinlogPrefix(id)
+	p = binlog.Prefix(id)
 	b.DeleteRange(p, storage.PrefixEnd(p))
 }
 

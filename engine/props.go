@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 )
 
@@ -16,7 +17,7 @@ const (
 	propBool
 	propInt
 	propPositiveInt
-	// propBinlog values are analysed by analyzeBinlogValue.
+	// propBinlog values are analysed by binlog.AnalyzeValue.
 	propBinlog
 )
 
@@ -110,7 +111,7 @@ func checkPropValue(key, val string, def propDef) error {
 			return errorf("%s must be greater than 0", key)
 		}
 	case propBinlog:
-		_, err := analyzeBinlogValue(key, val)
+		_, err := binlog.AnalyzeValue(key, val)
 		return err
 	}
 	return nil
@@ -128,59 +129,6 @@ func unknownProps(m map[string]string) error {
 		parts[i] = k + "=" + m[k]
 	}
 	return errorf("Unknown properties: {%s}", strings.Join(parts, ", "))
-}
-
-// Binlog formats (Doris's BinlogConfig.BinlogFormat). A table without
-// binlog.format has the default STATEMENT_AND_SNAPSHOT (the CCR binlog).
-const (
-	binlogFormatRow      = "ROW"
-	binlogFormatStmt     = "STATEMENT_AND_SNAPSHOT"
-	binlogMaxLong        = "9223372036854775807"
-	binlogDefaultTTLSecs = "86400"
-)
-
-// analyzeBinlogValue validates one binlog.* value as Doris's
-// PropertyAnalyzer.analyzeBinlogConfig does and returns the value Doris
-// stores: binlog.enable and binlog.need_historical_value go through Java's
-// Boolean.parseBoolean (anything but true is false, never an error), the
-// numbers through Long.parseLong, and binlog.format is case-sensitive.
-func analyzeBinlogValue(key, v string) (string, error) {
-	switch key {
-	case "binlog.enable", "binlog.need_historical_value":
-		return strconv.FormatBool(strings.EqualFold(v, "true")), nil
-	case "binlog.format":
-		if v != binlogFormatRow && v != binlogFormatStmt {
-			return "", errorf("Invalid binlog format value: %s", v)
-		}
-		return v, nil
-	case "binlog.ttl_seconds", "binlog.max_bytes", "binlog.max_history_nums":
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return "", errorf("Invalid binlog %s value: %s", strings.TrimPrefix(key, "binlog."), v)
-		}
-		return strconv.FormatInt(n, 10), nil
-	}
-	return v, nil
-}
-
-// checkBinlogTTL validates binlog.ttl_seconds where Row Binlog applies.
-func checkBinlogTTL(v string) error {
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return errorf("Invalid binlog ttl_seconds value: %s", v)
-	}
-	if n <= 0 {
-		return errorf("ROW binlog.ttl_seconds must be greater than 0")
-	}
-	return nil
-}
-
-// binlogFormat is the table's binlog format, the default when unset.
-func binlogFormat(p map[string]string) string {
-	if f := p["binlog.format"]; f != "" {
-		return f
-	}
-	return binlogFormatStmt
 }
 
 // effectiveProps computes the stored properties of a new table from the
@@ -218,31 +166,10 @@ func effectiveProps(given map[string]string, keys catalog.KeysType, dbProps map[
 			def("enable_mow_light_delete", "false")
 		}
 	}
-	// A new table starts from the database's binlog config (Doris's
-	// InternalCatalog.createOlapTable copies it, then merges the table's
-	// properties): binlog.ttl_seconds, and the rest, are inherited.
-	for k, v := range dbProps {
-		if tableProps[k].kind == propBinlog {
-			if nv, err := analyzeBinlogValue(k, v); err == nil {
-				def(k, nv)
-			}
-		}
-	}
-	def("binlog.enable", "false")
-	def("binlog.ttl_seconds", binlogDefaultTTLSecs)
-	def("binlog.max_bytes", binlogMaxLong)
-	def("binlog.max_history_nums", binlogMaxLong)
-	if p["binlog.format"] == binlogFormatRow {
-		def("binlog.need_historical_value", "false")
-	}
+	binlog.ApplyDefaults(p, dbProps)
 	for k, v := range p {
-		switch tableProps[k].kind {
-		case propBool:
+		if tableProps[k].kind == propBool {
 			p[k] = strings.ToLower(v)
-		case propBinlog:
-			if nv, err := analyzeBinlogValue(k, v); err == nil {
-				p[k] = nv
-			}
 		}
 	}
 	p["storage_medium"] = strings.ToLower(p["storage_medium"])
@@ -316,19 +243,13 @@ func shownProps(t *catalog.Table, binlogFeature bool) [][2]string {
 	var out [][2]string
 	for _, k := range showPropOrder {
 		v, ok := t.Properties[k]
-		switch {
-		case ok:
-		case k == "binlog.format":
-			// BinlogConfig.appendToShowCreateTable always prints the
-			// format, and need_historical_value only for ROW.
-			v, ok = binlogFormatStmt, true
-		case k == "binlog.need_historical_value" && binlogFormat(t.Properties) == binlogFormatRow:
-			v, ok = "false", true
+		if binlog.IsProperty(k) {
+			if !binlogFeature {
+				continue
+			}
+			v, ok = binlog.Shown(t.Properties, k)
 		}
 		if !ok {
-			continue
-		}
-		if k == "binlog.need_historical_value" && binlogFormat(t.Properties) != binlogFormatRow {
 			continue
 		}
 		switch k {
@@ -348,9 +269,6 @@ func shownProps(t *catalog.Table, binlogFeature bool) [][2]string {
 			if v != "true" {
 				continue
 			}
-		}
-		if strings.HasPrefix(k, "binlog.") && !binlogFeature {
-			continue
 		}
 		out = append(out, [2]string{k, v})
 	}

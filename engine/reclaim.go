@@ -3,10 +3,10 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"time"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/types"
@@ -110,38 +110,21 @@ func (e *Engine) reclaimTable(t *catalog.Table, p *catalog.TTLPolicy, nowUs int6
 
 // ReclaimBinlog removes the expired change records of Row Binlog tables:
 // those committed at or before the current TSO's physical time minus
-// binlog.ttl_seconds. Reads already skip them; base data is untouched.
-// Tables with disable_auto_compaction are skipped. It returns how many
-// tables it cleaned.
+// binlog.ttl_seconds (see binlog.Clean). Reads already skip them; base data
+// is untouched. Tables with disable_auto_compaction are skipped. It returns
+// how many tables it cleaned.
 func (e *Engine) ReclaimBinlog() (int, error) {
 	ref := e.oracle.ReadTSO()
 	n := 0
 	for _, t := range e.compactingTables() {
-		if t.RowBinlog() {
-			retained := binlogTTLStart(t, ref)
-			lo, hi := catalog.BinlogKey(nil, t.ID, 0, 0), catalog.BinlogKey(nil, t.ID, retained, 0)
-			it, err := e.db.NewIter(lo, hi)
-			if err != nil {
-				return n, err
-			}
-			any := it.First()
-			if err := it.Close(); err != nil {
-				return n, err
-			}
-			if !any {
-				continue
-			}
-			mark := binary.BigEndian.AppendUint64(nil, retained)
-			if err := e.db.Update(func(b *storage.Batch) error {
-				b.DeleteRange(lo, hi)
-				b.Set(catalog.BinlogCleanKey(t.ID), mark) // never lowered: retained only grows
-				return nil
-			}); err != nil {
-				return n, fmt.Errorf("cannot remove expired change records of %s: %w", t.Name, err)
-			}
-			if err := e.db.Compact(context.Background(), lo, hi); err != nil {
-				return n, fmt.Errorf("cannot compact expired change records of %s: %w", t.Name, err)
-			}
+		if !binlog.Enabled(t) {
+			continue
+		}
+		cleaned, err := binlog.Clean(e.db, t, ref)
+		if err != nil {
+			return n, err
+		}
+		if cleaned {
 			n++
 		}
 	}

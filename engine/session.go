@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"loadgw/binlog"
 	"loadgw/expr"
 	"loadgw/sql"
 	"loadgw/types"
@@ -192,8 +193,8 @@ func (s *Session) buildIndex(st *sql.BuildIndex) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if binlogEnabled(t) {
-		return nil, errBinlogDDL
+	if binlog.Enabled(t) {
+		return nil, binlog.ErrDDL
 	}
 	return nil, errorf("BUILD INDEX is not supported by loadgw yet")
 }

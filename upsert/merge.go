@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/expr"
 	"loadgw/storage"
@@ -67,16 +68,16 @@ type groupWriter struct {
 	n       int
 	delSign int
 	skipBmp int
-	seq     int       // the hidden sequence column, or -1
-	seqMap  int       // the value column it copies, or -1
-	rec     *recorder // nil without Row Binlog
+	seq     int              // the hidden sequence column, or -1
+	seqMap  int              // the value column it copies, or -1
+	rec     *binlog.Recorder // nil without Row Binlog
 	added   func(col int) types.Value
 	autoInc func(t *catalog.Table, col int) (types.Value, error) // nil: none
 }
 
-func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, binlog kvWriter) (*groupWriter, error) {
+func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, changes kvWriter) (*groupWriter, error) {
 	t := rc.Table()
-	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: newRecorder(rc, ts, binlog), autoInc: w.autoInc}
+	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: binlog.NewRecorder(rc, ts, changes), autoInc: w.autoInc}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
 	g.seq, g.seqMap = t.Sequence()
@@ -121,7 +122,7 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 		return nil // discarded by the sequence column: nothing changes
 	}
 	if g.rec != nil {
-		if err := g.record(prefix, oldVal, val); err != nil {
+		if err := g.rec.Change(prefix, oldVal, val); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/types"
@@ -316,8 +317,8 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 		return Result{}, err
 	}
 	files := []*storage.SSTWriter{sst}
-	var rec *recorder
-	if rc.Table().RowBinlog() {
+	var rec *binlog.Recorder
+	if binlog.Enabled(rc.Table()) {
 		// Change records sort before every key of the rows' file, so they
 		// go to a file of their own, ingested with it in one step.
 		bsst, err := w.db.NewSSTWriter()
@@ -326,7 +327,7 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 			return Result{}, err
 		}
 		files = append(files, bsst)
-		rec = newRecorder(rc, ts, bsst)
+		rec = binlog.NewRecorder(rc, ts, bsst)
 	}
 	n, err := w.writeStaged(sst, rec, rc, txnID, ts, before, after, partial)
 	if err != nil {
@@ -393,7 +394,7 @@ func writeEntries(sst *storage.SSTWriter, entries []storage.BatchEntry) error {
 
 // writeStaged writes the table file: the extra writes before the table's
 // range, the staged rows merged with the current versions, the rest.
-func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *recorder, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry, partial *Partial) (int, error) {
+func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry, partial *Partial) (int, error) {
 	if err := writeEntries(sst, before); err != nil {
 		return 0, err
 	}
@@ -419,7 +420,7 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *recorder, rc *catalog.
 }
 
 // writeStagedDup appends every staged row: key prefix | tso | lsn.
-func writeStagedDup(sst *storage.SSTWriter, rec *recorder, it *storage.Iter, skip int, ts uint64) (int, error) {
+func writeStagedDup(sst *storage.SSTWriter, rec *binlog.Recorder, it *storage.Iter, skip int, ts uint64) (int, error) {
 	var key []byte
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
@@ -435,7 +436,7 @@ func writeStagedDup(sst *storage.SSTWriter, rec *recorder, it *storage.Iter, ski
 			return 0, err
 		}
 		if rec != nil {
-			if err := rec.add(catalog.BinlogInsert, k[skip:len(k)-8], val, nil); err != nil {
+			if err := rec.Insert(k[skip:len(k)-8], val); err != nil {
 				return 0, err
 			}
 		}
@@ -445,7 +446,7 @@ func writeStagedDup(sst *storage.SSTWriter, rec *recorder, it *storage.Iter, ski
 }
 
 // writeStagedUnique resolves the staged rows key by key (see groupWriter).
-func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, rec *recorder, it *storage.Iter, rc *catalog.RowCodec, skip int, ts uint64, partial *Partial) (int, error) {
+func (w *Writer) writeStagedUnique(sst *storage.SSTWriter, rec *binlog.Recorder, it *storage.Iter, rc *catalog.RowCodec, skip int, ts uint64, partial *Partial) (int, error) {
 	g, err := newGroupWriter(w, rc, ts, partial, sst, nil)
 	if err == nil {
 		g.rec = rec

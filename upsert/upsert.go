@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/tso"
@@ -189,13 +190,13 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	// batch nearly sorted, which Pebble sorts much faster than the two
 	// interleaved.
 	rec := b
-	if rc.Table().RowBinlog() {
+	if binlog.Enabled(rc.Table()) {
 		b = w.db.NewBatchSize(set.bytes + 48*set.len())
 		defer b.Close()
 	}
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
-		if n, err = appendDup(batchKV{b}, newRecorder(rc, ts, batchKV{rec}), set, ts); err != nil {
+		if n, err = appendDup(batchKV{b}, binlog.NewRecorder(rc, ts, batchKV{rec}), set, ts); err != nil {
 			return Result{}, err
 		}
 	} else if n, err = w.upsertUnique(b, rec, rc, set, ts, partial); err != nil {
@@ -221,7 +222,7 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 
 // appendDup appends every row: key prefix | tso | lsn, and with Row Binlog
 // an insert record per row.
-func appendDup(out kvWriter, rec *recorder, set *encodedRows, ts uint64) (int, error) {
+func appendDup(out kvWriter, rec *binlog.Recorder, set *encodedRows, ts uint64) (int, error) {
 	var key []byte
 	for i := 0; i < set.len(); i++ {
 		e := set.row(i)
@@ -231,7 +232,7 @@ func appendDup(out kvWriter, rec *recorder, set *encodedRows, ts uint64) (int, e
 			return 0, err
 		}
 		if rec != nil {
-			if err := rec.add(catalog.BinlogInsert, e.key, e.val, nil); err != nil {
+			if err := rec.Insert(e.key, e.val); err != nil {
 				return 0, err
 			}
 		}

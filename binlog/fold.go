@@ -1,0 +1,92 @@
+package binlog
+
+import (
+	"bytes"
+
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// maxFoldBytes bounds the memory of one statement's per-key folding
+// (MIN_DELTA, snapshot reads of merge-on-write tables).
+const maxFoldBytes = 1 << 30
+
+// netChange is the first and last record of one key in a MIN_DELTA window.
+type netChange struct {
+	keyPart              []byte
+	firstOp, lastOp      Op
+	startImage, endImage []byte
+	lastTSO, lastLSN     uint64
+}
+
+// minDelta folds the window's records per key into the net change between
+// the key's state at the window's start and at its end.
+func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, error)) error {
+	index := map[string]int{}
+	var changes []netChange
+	held := 0 // bytes the fold keeps, roughly
+	for ok := it.First(); ok; ok = it.Next() {
+		rec, err := DecodeRecord(it.Value())
+		if err != nil {
+			return err
+		}
+		ts, lsn := KeyTSO(it.Key())
+		i, seen := index[string(rec.KeyPart)]
+		if !seen {
+			i = len(changes)
+			index[string(rec.KeyPart)] = i
+			changes = append(changes, netChange{keyPart: bytes.Clone(rec.KeyPart), firstOp: rec.Op, startImage: bytes.Clone(rec.Before)})
+			if held += 2*len(rec.KeyPart) + len(rec.Before) + len(rec.After) + 96; held > maxFoldBytes {
+				return errorf("MIN_DELTA INCR query folds more than %d MB of changed rows; narrow the window with startTimestamp and endTimestamp", maxFoldBytes>>20)
+			}
+		}
+		ch := &changes[i]
+		ch.lastOp, ch.lastTSO, ch.lastLSN = rec.Op, ts, lsn
+		ch.endImage = append(ch.endImage[:0], rec.After...)
+	}
+	out := make([]types.Value, c.l.width)
+	for i := range changes {
+		if more, err := c.emitNet(&changes[i], out, fn); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// emitNet passes the MIN_DELTA rows of one key's net change: an append for
+// a key the window created, an update pair for one it changed, a delete
+// for one it removed, nothing for one it created and removed.
+func (c *Changes) emitNet(ch *netChange, out []types.Value, fn func(row []types.Value) (bool, error)) (bool, error) {
+	atStart := ch.firstOp != Insert
+	atEnd := ch.lastOp != Delete
+	switch {
+	case !atStart && atEnd:
+		return c.emitImage(ch, out, IncrAppend, ch.endImage, fn)
+	case atStart && atEnd:
+		if more, err := c.emitImage(ch, out, IncrUpdateBefore, ch.startImage, fn); err != nil || !more {
+			return more, err
+		}
+		return c.emitImage(ch, out, IncrUpdateAfter, ch.endImage, fn)
+	case atStart:
+		return c.emitImage(ch, out, IncrDelete, ch.startImage, fn)
+	}
+	return true, nil
+}
+
+func (c *Changes) emitImage(ch *netChange, out []types.Value, op IncrOp, image []byte, fn func(row []types.Value) (bool, error)) (bool, error) {
+	l := c.l
+	for i := range out {
+		out[i] = types.NullValue
+	}
+	if err := l.decode(ch.keyPart, image); err != nil {
+		return false, err
+	}
+	if !c.keep() {
+		return true, nil
+	}
+	l.fill(out, true)
+	l.setOp(out, int64(op))
+	out[len(l.cols)+1] = types.NewInt(types.BigInt, int64(ch.lastTSO))
+	out[len(l.cols)+2] = types.NewInt(types.BigInt, int64(ch.lastLSN))
+	return fn(out)
+}

@@ -1,0 +1,155 @@
+package binlog
+
+import (
+	"fmt"
+	"time"
+
+	"loadgw/catalog"
+	"loadgw/tso"
+	"loadgw/types"
+)
+
+// Writer is where a Recorder puts change records: a batch, or a table
+// file.
+type Writer interface {
+	Set(key, value []byte) error
+}
+
+// Recorder writes the Row Binlog change records of one commit of one
+// table: one per changed row, numbered by LSN in the order they are made,
+// all under the commit's TSO. It is not safe for concurrent use.
+type Recorder struct {
+	rc   *catalog.RowCodec
+	t    *catalog.Table
+	ts   uint64
+	lsn  uint64
+	hist bool
+	out  Writer
+	plen int
+	key  []byte
+	val  []byte
+	row  []types.Value // scratch for delete images
+
+	delSign int                 // column of the delete sign, or -1
+	delProj *catalog.Projection // reads only the delete sign
+	delRow  []types.Value
+	delScr  []types.Value
+	added   func(col int) types.Value
+}
+
+// NewRecorder returns the recorder of commit ts of rc's table, writing to
+// out; nil when the table keeps no Row Binlog or out is nil.
+func NewRecorder(rc *catalog.RowCodec, ts uint64, out Writer) *Recorder {
+	t := rc.Table()
+	if !Enabled(t) || out == nil {
+		return nil
+	}
+	r := &Recorder{rc: rc, t: t, ts: ts, hist: Historical(t), out: out, plen: len(rc.Prefix())}
+	_, r.delSign = t.Column(catalog.DeleteSignCol)
+	return r
+}
+
+// Insert records a new row: keyPrefix is the row key without its version
+// suffix, val its stored value. Duplicate Key tables record every row so.
+func (r *Recorder) Insert(keyPrefix, val []byte) error {
+	return r.add(Insert, keyPrefix, val, nil)
+}
+
+// add writes one record; before is dropped unless the table keeps before
+// images.
+func (r *Recorder) add(op Op, keyPrefix, after, before []byte) error {
+	r.key = Key(r.key[:0], r.t.ID, r.ts, r.lsn)
+	r.lsn++
+	if !r.hist {
+		before = nil
+	}
+	r.val = AppendRecord(r.val[:0], op, keyPrefix[r.plen:], after, before)
+	return r.out.Set(r.key, r.val)
+}
+
+// Change records one Unique Key merge-on-write key whose stored value goes
+// from oldVal (nil: none) to newVal: an insert when no live row was there,
+// an update when one was, a delete when a live row is deleted; deleting a
+// key with no live row changes nothing. keyPrefix is the row key without
+// its version suffix.
+func (r *Recorder) Change(keyPrefix, oldVal, newVal []byte) error {
+	oldLive := false
+	if oldVal != nil {
+		del, err := r.deleted(oldVal)
+		if err != nil {
+			return err
+		}
+		oldLive = !del
+	}
+	newDel, err := r.deleted(newVal)
+	if err != nil {
+		return err
+	}
+	switch {
+	case newDel && !oldLive:
+		return nil
+	case newDel:
+		after := oldVal // with before images the after image repeats the old values
+		if !r.hist {
+			if after, err = r.deleteImage(keyPrefix, newVal); err != nil {
+				return err
+			}
+		}
+		return r.add(Delete, keyPrefix, after, oldVal)
+	case oldLive:
+		return r.add(Update, keyPrefix, newVal, oldVal)
+	default:
+		return r.add(Insert, keyPrefix, newVal, nil)
+	}
+}
+
+// deleted reads only the delete sign of a stored value.
+func (r *Recorder) deleted(val []byte) (bool, error) {
+	if r.delSign < 0 {
+		return false, nil
+	}
+	if r.delProj == nil {
+		need := make([]bool, len(r.t.Columns))
+		need[r.delSign] = true
+		r.delProj = r.rc.NewProjection(need)
+		r.delRow = make([]types.Value, len(r.t.Columns))
+	}
+	var err error
+	r.delScr, err = r.rc.DecodeValueMask(val, r.delRow, r.delScr, func(int) types.Value { return types.NullValue }, r.delProj)
+	if err != nil {
+		return false, err
+	}
+	v := r.delRow[r.delSign]
+	return !v.IsNull() && v.I != 0, nil
+}
+
+// deleteImage is the after image of a delete record without before images:
+// the key columns, every other user column at its default (or NULL), and
+// the hidden columns of the delete row del, the stored value being written.
+func (r *Recorder) deleteImage(keyPrefix, del []byte) ([]byte, error) {
+	now := time.UnixMilli(tso.Physical(r.ts)).UTC()
+	if r.added == nil {
+		r.added = r.t.AddedValueFunc(now, time.UTC)
+	}
+	if len(r.row) != len(r.t.Columns) {
+		r.row = make([]types.Value, len(r.t.Columns))
+	}
+	clear(r.row)
+	if err := r.rc.DecodeKeyColumns(keyPrefix[r.plen:], r.row); err != nil {
+		return nil, fmt.Errorf("cannot decode row of %s: %w", r.t.Name, err)
+	}
+	if _, err := r.rc.DecodeValue(del, r.row, nil, r.added); err != nil {
+		return nil, fmt.Errorf("cannot decode row of %s: %w", r.t.Name, err)
+	}
+	for i, c := range r.t.Columns {
+		if c.IsKey || c.Hidden {
+			continue
+		}
+		v, err := c.DefaultValue(now, time.UTC)
+		if err != nil {
+			v = types.NullValue
+		}
+		r.row[i] = v
+	}
+	return r.rc.AppendValue(nil, r.row), nil
+}
