@@ -18,6 +18,7 @@ import (
 	"loadgw/labels"
 	"loadgw/load"
 	"loadgw/loadtxn"
+	"loadgw/mapping"
 	"loadgw/types"
 )
 
@@ -367,29 +368,9 @@ func checkTableSupport(t *catalog.Table, p *load.Params) error {
 	if p.MergeType != "APPEND" && t.Keys != catalog.UniqueKeys {
 		return fe("load by MERGE or DELETE is only supported in unique tables.")
 	}
-	if p.UpdateMode != load.ModeUpsert {
-		switch {
-		case t.TTL() != nil:
-			return fe("Partial update is not supported on tables with row TTL")
-		case !t.MergeOnWrite():
-			return fe("Only unique key merge on write support partial update")
-		case len(t.ClusterBy) > 0:
-			return fe("Can't do partial update on merge-on-write Unique table with cluster keys")
-		}
-	}
-	if p.UpdateMode == load.ModeFlexible {
-		if c, _ := t.Column(catalog.SkipBitmapCol); c == nil {
-			return fe("Flexible partial update can only support table with skip bitmap hidden column. But table " + t.Name +
-				" doesn't have it. You can use `ALTER TABLE " + t.Name + " ENABLE FEATURE \"UPDATE_FLEXIBLE_COLUMNS\";` to add it to the table.")
-		}
-		if t.Properties["light_schema_change"] != "true" {
-			return fe("Flexible partial update can only support table with light_schema_change enabled. But table " + t.Name + "'s property light_schema_change is false")
-		}
-		for _, c := range t.Columns {
-			if c.Type.Kind == types.Variant {
-				return fe("Flexible partial update can only support table without variant columns.")
-			}
-		}
+	mode, _ := mapping.ParseUpdateMode(p.UpdateMode)
+	if err := mapping.CheckPartial(t, mode); err != nil {
+		return fe(err.Error())
 	}
 	return nil
 }

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 
-	"loadgw/catalog"
 	"loadgw/jsonline"
+	"loadgw/mapping"
 	"loadgw/types"
 )
 
@@ -20,8 +20,9 @@ type jsonSource struct {
 	notNull []bool
 }
 
-func newJSONSource(body io.Reader, p *Params, m *mapping, maxLine int, maxBody int64) (*jsonSource, error) {
-	r, err := jsonline.NewReader(body, m.sources, jsonline.Options{
+func newJSONSource(body io.Reader, p *Params, m *mapping.Mapping, maxLine int, maxBody int64) (*jsonSource, error) {
+	names := m.Inputs()
+	r, err := jsonline.NewReader(body, names, jsonline.Options{
 		ReadByLine:      p.ReadJSONByLine,
 		StripOuterArray: p.StripOuterArray,
 		JSONRoot:        p.JSONRoot,
@@ -34,18 +35,7 @@ func newJSONSource(body io.Reader, p *Params, m *mapping, maxLine int, maxBody i
 	if err != nil {
 		return nil, jsonError(err)
 	}
-	s := &jsonSource{r: r, fields: make([]jsonline.Field, len(m.sources)), names: m.sources, notNull: make([]bool, len(m.sources))}
-	for i, src := range m.direct {
-		if p.UpdateMode == ModeFlexible {
-			break // absent keys are simply not updated
-		}
-		c := m.t.Columns[i]
-		hasDefault := c.Default != nil && c.Default.Kind != catalog.DefaultNull
-		if src >= 0 && !c.Nullable && !c.AutoInc && !hasDefault {
-			s.notNull[src] = true
-		}
-	}
-	return s, nil
+	return &jsonSource{r: r, fields: make([]jsonline.Field, len(names)), names: names, notNull: m.NotNullInputs()}, nil
 }
 
 func (s *jsonSource) next(dst []types.Value) ([]byte, string, error) {
@@ -67,7 +57,7 @@ func (s *jsonSource) next(dst []types.Value) ([]byte, string, error) {
 				// Doris logs these two with an empty src line.
 				return nil, "The column `" + s.names[i] + "` is not nullable, but it's not found in jsondata.", nil
 			}
-			dst[i] = absentValue
+			dst[i] = mapping.Absent
 		case f.Kind == jsonline.Null:
 			if s.notNull[i] {
 				return nil, "Json value is null, but the column `" + s.names[i] + "` is not nullable.", nil

@@ -9,6 +9,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/errorlog"
+	"loadgw/mapping"
 	"loadgw/types"
 )
 
@@ -41,7 +42,7 @@ func (o *Outcome) Loaded() int64 { return o.Total - o.Filtered - o.Unselected }
 type reader struct {
 	p    *Params
 	src  source
-	b    *rowBuilder
+	b    *mapping.Builder
 	errs ErrorSink
 	out  *Outcome
 	sink func(row []types.Value, provided []bool) error
@@ -191,42 +192,25 @@ func (r *reader) consume(b *srcBatch) error {
 		r.out.Total++
 		reason := b.reasons[i]
 		var row []types.Value
+		verdict := mapping.Filtered
 		if reason == "" {
 			var err error
-			row, reason, err = r.b.build(srcRow)
-			if err != nil {
-				return err
+			if row, verdict, reason, err = r.b.Map(srcRow); err != nil {
+				return mappingError(err)
 			}
 		}
-		if reason != "" {
+		switch verdict {
+		case mapping.Filtered:
 			if err := r.filter(reason, b.rawOf(i)); err != nil {
 				return err
 			}
 			continue
-		}
-		ok, err := r.b.selected(row, srcRow)
-		if err != nil {
-			return err
-		}
-		if !ok {
+		case mapping.Unselected:
 			r.out.Unselected++
 			continue
 		}
-		if err := r.b.markDelete(row, srcRow); err != nil {
-			return err
-		}
-		if reason := r.b.partitionReason(row); reason != "" {
-			if err := r.filter(reason, b.rawOf(i)); err != nil {
-				return err
-			}
-			continue
-		}
 		if r.sink != nil {
-			var provided []bool
-			if r.b.partial != "" {
-				provided = r.b.provided
-			}
-			if err := r.sink(row, provided); err != nil {
+			if err := r.sink(row, r.b.Provided()); err != nil {
 				return err
 			}
 			continue
@@ -303,31 +287,14 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 	case FormatJSON:
 		src, err = newJSONSource(in.Body, in.Params, m, maxLine, in.MaxJSONBodyBytes)
 	default:
-		src, err = newCSVSource(in.Body, in.Params, len(m.sources), maxLine)
+		src, err = newCSVSource(in.Body, in.Params, len(m.Inputs()), maxLine)
 	}
 	if err != nil {
 		return nil, err
 	}
-	b := newRowBuilder(m, in.Params.StrictMode, in.Loc, in.Now)
-	b.autoInc = in.AutoInc
-	if in.Params.UpdateMode != ModeUpsert {
-		b.partial = in.Params.UpdateMode
-	}
-	if b.part, err = in.Table.NewPartitionLocator(); err != nil {
-		return nil, err
-	}
-	targets := in.Params.Partitions
-	if len(targets) == 0 {
-		targets = in.Params.TemporaryPartitions
-	}
-	for _, name := range targets {
-		if !in.Table.HasPartition(name) {
-			return nil, analysisError("Unknown partition '%s' in table '%s'", name, in.Table.Name)
-		}
-		if b.targets == nil {
-			b.targets = map[string]bool{}
-		}
-		b.targets[name] = true
+	b, err := m.NewBuilder(mapping.Options{Strict: in.Params.StrictMode, Loc: in.Loc, Now: in.Now, AutoInc: in.AutoInc})
+	if err != nil {
+		return nil, mappingError(err)
 	}
 	r := &reader{
 		p:    in.Params,
@@ -337,6 +304,6 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 		out:  &Outcome{},
 		sink: in.Sink,
 	}
-	err = r.run(ctx, len(m.sources))
+	err = r.run(ctx, len(m.Inputs()))
 	return r.out, err
 }
