@@ -63,15 +63,51 @@ func Enabled(t *catalog.Table) bool { return Of(t) != nil }
 func (p *Policy) Direct() bool { return p != nil && p.Source < 0 }
 
 // Expiration is the epoch microsecond at which row expires; ok is false
-// when the row never expires (a NULL expiration or source).
+// when the row never expires (a NULL expiration or source, or a nil
+// policy). An error means the source plus the duration overflows.
 func (p *Policy) Expiration(row []types.Value) (micros int64, ok bool, err error) {
-	v := row[p.Hidden]
-	if v.IsNull() {
+	if p == nil {
 		return 0, false, nil
 	}
-	if p.Source < 0 {
+	v := row[p.Hidden]
+	switch {
+	case v.IsNull():
+		return 0, false, nil
+	case p.Source < 0:
 		return v.I, true, nil
 	}
+	micros, err = p.fromSource(v)
+	return micros, err == nil, err
+}
+
+// Expired reports whether row is expired at nowMicros: its expiration is
+// at or before now. A row whose expiration cannot be computed never
+// expires; nor does any row of a nil policy.
+func (p *Policy) Expired(row []types.Value, nowMicros int64) bool {
+	exp, ok := p.expiration(row)
+	return ok && exp <= nowMicros
+}
+
+// expiration is Expiration without the error, small enough that Expired
+// and Filter.Visible inline into a scan's loop and cost one call per row.
+func (p *Policy) expiration(row []types.Value) (int64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	v := row[p.Hidden]
+	switch {
+	case v.IsNull():
+		return 0, false
+	case p.Source < 0:
+		return v.I, true
+	}
+	exp, err := p.fromSource(v)
+	return exp, err == nil
+}
+
+// fromSource is the expiration of a row whose source (copied to the hidden
+// column) is v: v read in the policy's zone plus the duration.
+func (p *Policy) fromSource(v types.Value) (int64, error) {
 	var instant int64
 	switch v.Kind {
 	case types.Date:
@@ -81,22 +117,12 @@ func (p *Policy) Expiration(row []types.Value) (micros int64, ok bool, err error
 	case types.TimestampTZ:
 		instant = v.I
 	default:
-		return 0, false, fmt.Errorf("row ttl source of type %s", v.Kind)
+		return 0, fmt.Errorf("row ttl source of type %s", v.Kind)
 	}
 	if p.DurationMicros > 0 && instant > math.MaxInt64-p.DurationMicros {
-		return 0, false, fmt.Errorf("row ttl expiration overflows: the source timestamp plus function_column.ttl does not fit in 64-bit epoch microseconds")
+		return 0, fmt.Errorf("row ttl expiration overflows: the source timestamp plus function_column.ttl does not fit in 64-bit epoch microseconds")
 	}
-	return instant + p.DurationMicros, true, nil
-}
-
-// Expired reports whether row is expired at nowMicros: its expiration is
-// at or before now. A nil policy expires nothing.
-func (p *Policy) Expired(row []types.Value, nowMicros int64) bool {
-	if p == nil {
-		return false
-	}
-	exp, ok, err := p.Expiration(row)
-	return ok && err == nil && exp <= nowMicros
+	return instant + p.DurationMicros, nil
 }
 
 // Sync copies the source column of a source-mode policy into the hidden

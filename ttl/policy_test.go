@@ -22,7 +22,7 @@ func TestOf(t *testing.T) {
 		t.Errorf("Of(source) = %+v", s)
 	}
 	var none *Policy
-	if none.Direct() || none.Expired([]types.Value{{}}, 0) || none.Sync(nil) != nil {
+	if none.Direct() || none.Expired([]types.Value{{}}, 0) || none.Sync(nil) != nil || none.ToDirect(0, types.NewDate(1), nil) != types.NewDate(1) {
 		t.Error("a nil policy has an effect")
 	}
 }

@@ -27,7 +27,8 @@ func NewFilter(t *catalog.Table, now time.Time) Filter {
 // Visible reports whether row is not expired. row holds at least the
 // column Need marks.
 func (f Filter) Visible(row []types.Value) bool {
-	return f.p == nil || !f.p.Expired(row, f.nowUs)
+	exp, ok := f.p.expiration(row) // Expired, negated without an extra inlining level
+	return !ok || exp > f.nowUs
 }
 
 // Need marks in need the column Visible reads, for a projection that
