@@ -110,6 +110,9 @@ type deletions struct {
 }
 
 func (d *deletions) add(key []byte) {
+	if d.buf == nil {
+		d.buf = make([]byte, 0, purgeBytes+4<<10)
+	}
 	start := len(d.buf)
 	d.buf = append(d.buf, key...)
 	d.keys = append(d.keys, d.buf[start:len(d.buf):len(d.buf)])

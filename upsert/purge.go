@@ -7,7 +7,11 @@ package upsert
 // writes a version's key again (each version's key carries its TSO), so
 // deleting them cannot undo a later commit.
 func (w *Writer) Purge(keys [][]byte) error {
-	b := w.db.NewBatch()
+	size := 12 // the batch header
+	for _, k := range keys {
+		size += len(k) + 6 // kind, length, key
+	}
+	b := w.db.NewBatchSize(size)
 	defer b.Close()
 	for _, k := range keys {
 		b.Delete(k)
