@@ -1,5 +1,12 @@
 package catalog
 
+// Deprecated: this file is the copy of the row TTL policy from before
+// issue 10; package ttl is its home now. It stays only while
+// load/convert.go, engine/insert.go and httpapi/streamload.go still call
+// Table.TTL, TTLPolicy.Sync and ToTTLMicros; switch them to ttl.Of,
+// ttl.Policy.Sync, ttl.Policy.ToDirect and ttl.CheckPartialUpdate and
+// delete this file. Do not add callers.
+
 import (
 	"fmt"
 	"math"
@@ -127,13 +134,6 @@ func (p *TTLPolicy) Expiration(row []types.Value) (micros int64, ok bool, err er
 		return 0, false, fmt.Errorf("row ttl expiration overflows: the source timestamp plus function_column.ttl does not fit in 64-bit epoch microseconds")
 	}
 	return instant + p.DurationMicros, true, nil
-}
-
-// Expired reports whether row is expired at nowMicros: its expiration is
-// at or before now.
-func (p *TTLPolicy) Expired(row []types.Value, nowMicros int64) bool {
-	exp, ok, err := p.Expiration(row)
-	return ok && err == nil && exp <= nowMicros
 }
 
 // ToTTLMicros converts a value written to the direct-mode hidden column to

@@ -7,6 +7,7 @@ import (
 	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -101,8 +102,8 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		if binlog.Enabled(t) {
 			return binlog.ErrDDL
 		}
-		if isTTLColumn(t, op.Old) {
-			return errorf("Can not rename a row ttl source or hidden column")
+		if err := ttl.CheckRenameColumn(t, op.Old); err != nil {
+			return err
 		}
 		c, _ := t.Column(op.Old)
 		if c == nil {
@@ -124,6 +125,9 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 
 // enableFeature is ALTER TABLE ... ENABLE FEATURE "name".
 func enableFeature(t *catalog.Table, op *sql.EnableFeature) error {
+	if err := ttl.CheckEnableFeature(t, strings.ToUpper(op.Feature)); err != nil {
+		return err
+	}
 	switch strings.ToUpper(op.Feature) {
 	case "UPDATE_FLEXIBLE_COLUMNS":
 		if !t.MergeOnWrite() {
@@ -140,40 +144,10 @@ func enableFeature(t *catalog.Table, op *sql.EnableFeature) error {
 		t.NextUID++
 		t.Properties["enable_unique_key_skip_bitmap_column"] = "true"
 		return nil
-	case "ROW_TTL":
-		return errorf("unknown feature name: ROW_TTL")
 	case "SEQUENCE_LOAD":
-		if t.TTL() != nil {
-			return errorf("row ttl and sequence column cannot be enabled at the same time")
-		}
 		return errorf("ENABLE FEATURE \"SEQUENCE_LOAD\" is not supported yet")
 	}
 	return errorf("unknown feature name: %s", op.Feature)
-}
-
-// isTTLColumn reports whether name is the TTL source or hidden column.
-func isTTLColumn(t *catalog.Table, name string) bool {
-	if t.TTL() == nil {
-		return false
-	}
-	return strings.EqualFold(name, catalog.TTLCol) || strings.EqualFold(name, t.Properties["function_column.ttl_col"])
-}
-
-// shortenTTL accepts the same or a shorter row TTL duration on a
-// source-column TTL table.
-func shortenTTL(t *catalog.Table, v string) error {
-	if t.Properties["function_column.ttl_col"] == "" {
-		return errorf("TTL properties can only be specified when creating a table")
-	}
-	next, err := catalog.ParseTTLDuration(v)
-	if err != nil {
-		return errorf("%s", err.Error())
-	}
-	cur, _ := catalog.ParseTTLDuration(t.Properties["function_column.ttl"])
-	if next > cur {
-		return errorf("Increasing function_column.ttl is not supported")
-	}
-	return nil
 }
 
 // alterProps applies ALTER TABLE ... SET with each property's rule.
@@ -202,12 +176,9 @@ func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.
 		case "replication_num":
 			t.Properties["replication_allocation"] = "tag.location.default: " + v
 			continue
-		case "function_column.enable_row_ttl", "function_column.ttl_col", "function_column.ttl_time_zone":
-			return errorf("TTL properties can only be specified when creating a table")
-		case "function_column.ttl":
-			if err := shortenTTL(t, v); err != nil {
-				return err
-			}
+		}
+		if err := ttl.CheckAlter(t, p.Key, v); err != nil {
+			return err
 		}
 		if !def.alterable {
 			return errorf("Unknown table property: [%s]", p.Key)
@@ -281,8 +252,8 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 }
 
 func dropColumn(t *catalog.Table, name string) error {
-	if isTTLColumn(t, name) {
-		return errorf("Can not drop a row ttl source or hidden column")
+	if err := ttl.CheckDropColumn(t, name); err != nil {
+		return err
 	}
 	c, i := t.Column(name)
 	if c == nil || c.Hidden {

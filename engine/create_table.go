@@ -6,6 +6,7 @@ import (
 	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -158,7 +159,7 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if err := checkSequence(t); err != nil {
 		return nil, err
 	}
-	if err := checkTTL(t, generated); err != nil {
+	if err := ttl.Validate(t, generated); err != nil {
 		return nil, err
 	}
 	if err := binlog.CheckNewTable(t, d.Properties); err != nil {
@@ -447,12 +448,8 @@ func setDistribution(t *catalog.Table, dd *sql.DistributionDesc) error {
 
 // addHiddenColumns appends the hidden columns of the table model.
 func addHiddenColumns(t *catalog.Table) {
-	if t.Properties["function_column.enable_row_ttl"] == "true" {
-		typ := types.Type{Kind: types.BigInt}
-		if c, _ := t.Column(t.Properties["function_column.ttl_col"]); c != nil {
-			typ = c.Type
-		}
-		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.TTLCol, Type: typ, Nullable: true, Hidden: true})
+	if c := ttl.HiddenColumn(t); c != nil {
+		t.Columns = append(t.Columns, c)
 	}
 	if binlog.Enabled(t) {
 		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.CommitTSOCol, Type: types.Type{Kind: types.BigInt},
@@ -519,66 +516,6 @@ func checkSequence(t *catalog.Table) error {
 			return errorf("Sequence type only support integer types and date types")
 		}
 		return errorf("sequence type only support integer types and date types")
-	}
-	return nil
-}
-
-// checkTTL validates the row TTL properties of a new table.
-func checkTTL(t *catalog.Table, generated map[string]bool) error {
-	p := t.Properties
-	col, dur, tz := p["function_column.ttl_col"], p["function_column.ttl"], p["function_column.ttl_time_zone"]
-	if p["function_column.enable_row_ttl"] != "true" {
-		if col != "" || dur != "" || tz != "" {
-			return errorf("function_column.enable_row_ttl must be true to set row ttl properties")
-		}
-		return nil
-	}
-	if t.Keys == catalog.AggKeys {
-		return errorf("row ttl does not support AGG_KEYS")
-	}
-	if p["function_column.sequence_col"] != "" || p["function_column.sequence_type"] != "" {
-		return errorf("row ttl and sequence column cannot be enabled at the same time")
-	}
-	if (col == "") != (dur == "") {
-		return errorf("function_column.ttl_col and function_column.ttl must be set together")
-	}
-	if col == "" {
-		if tz != "" {
-			return errorf("function_column.ttl_time_zone can only be set together with function_column.ttl_col")
-		}
-		return nil
-	}
-	c, _ := t.Column(col)
-	if c == nil {
-		return errorf("row ttl column does not exist: %s", col)
-	}
-	if c.IsKey {
-		return errorf("row ttl column must be a value column: %s", col)
-	}
-	if generated[strings.ToLower(c.Name)] {
-		return errorf("row ttl column does not support generated columns: %s", col)
-	}
-	switch c.Type.Kind {
-	case types.Date, types.DateTime, types.TimestampTZ:
-	default:
-		return errorf("row ttl column only supports DATE/DATETIME types: %s", col)
-	}
-	if _, err := catalog.ParseTTLDuration(dur); err != nil {
-		return errorf("%s", err.Error())
-	}
-	if tz == "" {
-		if c.Type.Kind != types.TimestampTZ {
-			return errorf("function_column.ttl_time_zone is required")
-		}
-		p["function_column.ttl_time_zone"] = "+00:00"
-		return nil
-	}
-	off, err := catalog.ParseTTLTimeZone(tz)
-	if err != nil {
-		return errorf("%s", err.Error())
-	}
-	if c.Type.Kind == types.TimestampTZ && off != 0 {
-		return errorf("function_column.ttl_time_zone must be a zero offset for a TIMESTAMPTZ row ttl column: %s", tz)
 	}
 	return nil
 }

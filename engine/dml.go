@@ -5,6 +5,7 @@ import (
 	"loadgw/expr"
 	"loadgw/sql"
 	"loadgw/storage"
+	"loadgw/ttl"
 	"loadgw/types"
 	"loadgw/upsert"
 )
@@ -111,7 +112,7 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 		if h, m := t.Sequence(); h >= 0 && m >= 0 {
 			row[h] = row[m]
 		}
-		if err := t.TTL().Sync(row); err != nil {
+		if err := ttl.Of(t).Sync(row); err != nil {
 			return nil, errorf("%s", err.Error())
 		}
 		for i, c := range t.Columns {

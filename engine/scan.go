@@ -7,6 +7,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/storage"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -20,8 +21,8 @@ type scanner struct {
 	now     time.Time
 	loc     *time.Location
 	delSign int // position of __DORIS_DELETE_SIGN__, or -1
-	ttl     *catalog.TTLPolicy
-	nowUs   int64 // the statement's one reference time for TTL
+	// expiry hides rows expired at the statement's one reference time.
+	expiry  ttl.Filter
 	proj    *catalog.Projection
 	scratch []types.Value
 	added   func(col int) types.Value
@@ -29,7 +30,7 @@ type scanner struct {
 
 func (s *Session) newScanner(t *catalog.Table, snap *storage.Snapshot, now time.Time) *scanner {
 	_, ds := t.Column(catalog.DeleteSignCol)
-	return &scanner{rc: s.e.Codec(t), t: t, snap: snap, now: now, loc: s.loc, delSign: ds, ttl: t.TTL(), nowUs: now.UnixMicro()}
+	return &scanner{rc: s.e.Codec(t), t: t, snap: snap, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now)}
 }
 
 // visible reports whether a decoded row shows: not delete-marked and not
@@ -38,7 +39,7 @@ func (sc *scanner) visible(row []types.Value) bool {
 	if sc.delSign >= 0 && !row[sc.delSign].IsNull() && row[sc.delSign].I != 0 {
 		return false
 	}
-	return sc.ttl == nil || !sc.ttl.Expired(row, sc.nowUs)
+	return sc.expiry.Visible(row)
 }
 
 // project restricts decoding to the columns with need[col] set; the delete
@@ -47,9 +48,7 @@ func (sc *scanner) project(need []bool) {
 	if sc.delSign >= 0 {
 		need[sc.delSign] = true
 	}
-	if sc.ttl != nil {
-		need[sc.ttl.Hidden] = true
-	}
+	sc.expiry.Need(need)
 	sc.proj = sc.rc.NewProjection(need)
 }
 

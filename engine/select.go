@@ -9,6 +9,7 @@ import (
 	"loadgw/expr"
 	"loadgw/sql"
 	"loadgw/storage"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -73,8 +74,10 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr
 		if err := s.planFrom(p, st.From); err != nil {
 			return nil, err
 		}
-		if p.t != nil && p.t.TTL() != nil && strings.Contains(strings.ToUpper(st.Hint), "PREAGGOPEN") {
-			return nil, errorf("PREAGGOPEN hint is not supported on tables with row TTL")
+		if p.t != nil {
+			if err := ttl.CheckRead(p.t, ttl.Read{Hint: st.Hint}); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if st.Where != nil {
@@ -111,12 +114,13 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr
 
 func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
 	if from.Func == "" && from.Subquery == nil && !isInfoSchema(from.Table.DB) {
-		if t, err := s.lookupTable(from.Table); err == nil && t.TTL() != nil {
-			switch {
-			case from.ScanParams != nil && strings.EqualFold(from.ScanParams.Name, "incr"):
-				return errorf("INCR query is not supported on tables with row TTL")
-			case from.VersionAsOf != nil || from.TimeAsOf != nil:
-				return errorf("FOR VERSION/TIME AS OF is not supported on tables with row TTL")
+		if t, err := s.lookupTable(from.Table); err == nil {
+			r := ttl.Read{
+				Incr: from.ScanParams != nil && strings.EqualFold(from.ScanParams.Name, "incr"),
+				AsOf: from.VersionAsOf != nil || from.TimeAsOf != nil,
+			}
+			if err := ttl.CheckRead(t, r); err != nil {
+				return err
 			}
 		}
 	}

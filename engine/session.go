@@ -9,6 +9,7 @@ import (
 	"loadgw/binlog"
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -176,11 +177,10 @@ func fmtTableName(db, name string) string { return fmt.Sprintf("%s.%s", db, name
 // loadgw does not build; TTL tables get Doris's own text.
 func (s *Session) createMaterializedView(st *sql.CreateMaterializedView) (*Result, error) {
 	if st.Query != nil && st.Query.From != nil && st.Query.From.Func == "" {
-		if t, err := s.lookupTable(st.Query.From.Table); err == nil && t.TTL() != nil {
-			if st.Async {
-				return nil, errorf("asynchronous materialized views do not support base tables with row ttl")
+		if t, err := s.lookupTable(st.Query.From.Table); err == nil {
+			if err := ttl.CheckMaterializedView(t, st.Async); err != nil {
+				return nil, err
 			}
-			return nil, errorf("synchronous materialized views do not support tables with row ttl")
 		}
 	}
 	return nil, errorf("CREATE MATERIALIZED VIEW is not supported by loadgw yet")

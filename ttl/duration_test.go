@@ -1,8 +1,8 @@
-package catalog
+package ttl
 
 import "testing"
 
-func TestParseTTLDuration(t *testing.T) {
+func TestParseDuration(t *testing.T) {
 	const s = 1_000_000
 	for _, c := range []struct {
 		in   string
@@ -14,20 +14,20 @@ func TestParseTTLDuration(t *testing.T) {
 		{"1.5 days", -1}, {"-1", -1}, {"1 day 2 hours", -1}, {"1 month", -1}, {"1 year", -1}, {"", -1},
 		{"day", -1}, {"9223372036854775807", -1}, {"106751991 days", 106751991 * 86400 * s}, {"106751992 days", -1},
 	} {
-		got, err := ParseTTLDuration(c.in)
+		got, err := ParseDuration(c.in)
 		if c.want < 0 {
 			if err == nil {
-				t.Errorf("ParseTTLDuration(%q) = %d, want an error", c.in, got)
+				t.Errorf("ParseDuration(%q) = %d, want an error", c.in, got)
 			}
 			continue
 		}
 		if err != nil || got != c.want {
-			t.Errorf("ParseTTLDuration(%q) = %d, %v; want %d", c.in, got, err, c.want)
+			t.Errorf("ParseDuration(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
 	}
 }
 
-func TestParseTTLTimeZone(t *testing.T) {
+func TestParseTimeZone(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want int // seconds east of UTC; -1 marks an error (no valid zone is -1 s)
@@ -35,15 +35,15 @@ func TestParseTTLTimeZone(t *testing.T) {
 		{"UTC", 0}, {"Z", 0}, {"+00:00", 0}, {"+08:00", 8 * 3600}, {"-12:00", -12 * 3600}, {"+14:00", 14 * 3600},
 		{"+05:30", 5*3600 + 1800}, {"+14:30", -1}, {"-12:30", -1}, {"Asia/Shanghai", -1}, {"8", -1}, {"+8:00", -1}, {"", -1},
 	} {
-		got, err := ParseTTLTimeZone(c.in)
+		got, err := ParseTimeZone(c.in)
 		if c.want == -1 {
 			if err == nil {
-				t.Errorf("ParseTTLTimeZone(%q) = %d, want an error", c.in, got)
+				t.Errorf("ParseTimeZone(%q) = %d, want an error", c.in, got)
 			}
 			continue
 		}
 		if err != nil || got != c.want {
-			t.Errorf("ParseTTLTimeZone(%q) = %d, %v; want %d", c.in, got, err, c.want)
+			t.Errorf("ParseTimeZone(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
 	}
 }
