@@ -95,6 +95,7 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 		sets = append(sets, setter{col: i, val: ce})
 	}
 	strict := s.Var("enable_insert_strict") == "true"
+	rowTTL := ttl.Of(t)
 	for _, row := range rows {
 		vals := make([]types.Value, len(sets))
 		for j, st := range sets { // every SET reads the row before the update
@@ -112,7 +113,7 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 		if h, m := t.Sequence(); h >= 0 && m >= 0 {
 			row[h] = row[m]
 		}
-		if err := ttl.Of(t).Sync(row); err != nil {
+		if err := rowTTL.Sync(row); err != nil {
 			return nil, errorf("%s", err.Error())
 		}
 		for i, c := range t.Columns {

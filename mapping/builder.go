@@ -194,7 +194,7 @@ func (b *Builder) build(src []types.Value) (row []types.Value, reason string, er
 		}
 	}
 	b.copySequence(row, b.provided)
-	if err := b.m.ttl.Sync(row); err != nil { // source-mode TTL keeps a copy of its source
+	if err := b.m.rowTTL.Sync(row); err != nil { // source-mode TTL keeps a copy of its source
 		return nil, err.Error(), nil
 	}
 	if err := b.fillAutoInc(row); err != nil {

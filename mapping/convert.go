@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"loadgw/catalog"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -42,7 +43,7 @@ func (b *Builder) fromText(v types.Value, c *catalog.Column) (types.Value, strin
 // fromValue casts a mapped expression's value for column i.
 func (b *Builder) fromValue(v types.Value, i int) (types.Value, string) {
 	c := b.m.t.Columns[i]
-	v = ttlDeadline(v, b.m.ttl, i, b.loc)
+	v = b.m.rowTTL.ToDirect(i, v, b.loc)
 	if v.IsNull() {
 		return b.checkNull(v, c)
 	}
@@ -73,22 +74,6 @@ func (b *Builder) checkNull(v types.Value, c *catalog.Column) (types.Value, stri
 	return v, "column(" + c.Name + ") values is null while columns is not nullable"
 }
 
-// ttlDeadline converts a value given for the hidden TTL column (column i)
-// of a direct-mode TTL table to its expiration in epoch microseconds:
-// dates and datetimes in loc, TIMESTAMPTZ as its instant, integers as they
-// are. Other values and other columns are returned as they are.
-//
-// TODO(lead): move to ttl/ once that package exists.
-func ttlDeadline(v types.Value, p *catalog.TTLPolicy, i int, loc *time.Location) types.Value {
-	if p == nil || p.Source >= 0 || i != p.Hidden {
-		return v
-	}
-	if out, ok := catalog.ToTTLMicros(v, loc); ok {
-		return out
-	}
-	return v
-}
-
 // ErrFiltered marks a row that a non-strict INSERT drops.
 var ErrFiltered = errors.New("row filtered")
 
@@ -100,7 +85,7 @@ var ErrFiltered = errors.New("row filtered")
 func ConvertInsert(v types.Value, t *catalog.Table, col int, loc *time.Location, strict bool) (types.Value, error) {
 	c := t.Columns[col]
 	if c.Name == catalog.TTLCol {
-		v = ttlDeadline(v, t.TTL(), col, loc)
+		v = ttl.Of(t).ToDirect(col, v, loc)
 	}
 	return convertInsert(v, c, loc, strict)
 }

@@ -107,7 +107,7 @@ func (b *Builder) NewRow() []types.Value {
 // INSERT drops, an *Error for one that fails a strict one.
 func (b *Builder) Set(row []types.Value, j int, v types.Value) error {
 	i := b.m.targets[j]
-	v = ttlDeadline(v, b.m.ttl, i, b.loc)
+	v = b.m.rowTTL.ToDirect(i, v, b.loc)
 	v, err := convertInsert(v, b.m.t.Columns[i], b.loc, b.strict)
 	if err != nil {
 		return err
@@ -132,7 +132,7 @@ func (b *Builder) EndRow(row []types.Value) error {
 func (b *Builder) Complete(rows [][]types.Value) ([][]types.Value, error) {
 	for _, r := range rows {
 		b.copySequence(r, b.provided)
-		if err := b.m.ttl.Sync(r); err != nil {
+		if err := b.m.rowTTL.Sync(r); err != nil {
 			return nil, errorf(err.Error())
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"loadgw/catalog"
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -70,7 +71,7 @@ type Mapping struct {
 	targets []int
 	// insert tells an INSERT's mapping (ForInsert) from a stream load's.
 	insert bool
-	ttl    *catalog.TTLPolicy
+	rowTTL *ttl.Policy
 }
 
 // Table is the table the mapping writes.
@@ -87,7 +88,7 @@ func (m *Mapping) Update() UpdateMode { return m.update }
 func newMapping(t *catalog.Table, update UpdateMode, partitions []string) *Mapping {
 	n := len(t.Columns)
 	m := &Mapping{t: t, direct: make([]int, n), exprs: make([]expr.Compiled, n), set: make([]bool, n),
-		deleteSign: -1, update: update, partitions: partitions, ttl: t.TTL()}
+		deleteSign: -1, update: update, partitions: partitions, rowTTL: ttl.Of(t)}
 	for i, c := range t.Columns {
 		m.direct[i] = -1
 		if c.AutoInc {

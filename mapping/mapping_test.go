@@ -8,6 +8,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/sql"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -230,10 +231,10 @@ func TestTTLDeadlineOnePlace(t *testing.T) {
 	// Source mode: the value is the source's copy, not converted.
 	src := uniqueTable(map[string]string{"function_column.enable_row_ttl": "true", "function_column.ttl_col": "n", "function_column.ttl": "60"},
 		&catalog.Column{Name: catalog.TTLCol, Type: intType, Hidden: true, Nullable: true})
-	if got := ttlDeadline(types.NewInt(types.Int, 5), src.TTL(), 4, loc); got != types.NewInt(types.Int, 5) {
+	if got := ttl.Of(src).ToDirect(4, types.NewInt(types.Int, 5), loc); got != types.NewInt(types.Int, 5) {
 		t.Fatalf("source mode: got %+v", got)
 	}
-	if got := ttlDeadline(dt, tbl.TTL(), 2, loc); got != dt {
+	if got := ttl.Of(tbl).ToDirect(2, dt, loc); got != dt {
 		t.Fatalf("other column: got %+v", got)
 	}
 }

@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"loadgw/catalog"
+	"loadgw/ttl"
 	"loadgw/types"
 )
 
@@ -15,8 +16,8 @@ func CheckPartial(t *catalog.Table, u UpdateMode) error {
 		return nil
 	}
 	switch {
-	case t.TTL() != nil:
-		return errorf("Partial update is not supported on tables with row TTL")
+	case ttl.Enabled(t):
+		return errorf(ttl.ErrPartialUpdate.Error())
 	case !t.MergeOnWrite():
 		return errorf("Only unique key merge on write support partial update")
 	case len(t.ClusterBy) > 0:
