@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"strconv"
+
+	"loadgw/storage"
 )
 
 // RowBinlog reports whether the table records Row Binlog change records:
@@ -37,12 +39,12 @@ func (t *Table) BinlogTTLMillis() int64 {
 // commit writes (labels 'l', rows 'r', staging 's'), so the change records
 // of an ingested load form a file of their own beside the rows' file.
 func BinlogPrefix(tableID int64) []byte {
-	return binary.BigEndian.AppendUint64([]byte{'b'}, uint64(tableID))
+	return binary.BigEndian.AppendUint64([]byte(storage.PrefixBinlog), uint64(tableID))
 }
 
 // BinlogKey appends the key of change record lsn of commit tso.
 func BinlogKey(dst []byte, tableID int64, tso uint64, lsn uint64) []byte {
-	dst = binary.BigEndian.AppendUint64(append(dst, 'b'), uint64(tableID))
+	dst = binary.BigEndian.AppendUint64(append(dst, storage.PrefixBinlog...), uint64(tableID))
 	dst = binary.BigEndian.AppendUint64(dst, tso)
 	return binary.BigEndian.AppendUint64(dst, lsn)
 }
@@ -96,5 +98,5 @@ func BinlogKeyTSO(key []byte) (tso, lsn uint64) {
 // has removed change records (big endian). Reads never start below it, even
 // when a longer binlog.ttl_seconds would admit older records.
 func BinlogCleanKey(tableID int64) []byte {
-	return binary.BigEndian.AppendUint64([]byte("m/binlog_clean/"), uint64(tableID))
+	return binary.BigEndian.AppendUint64([]byte(storage.PrefixBinlogClean), uint64(tableID))
 }
