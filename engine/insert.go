@@ -198,7 +198,7 @@ func (s *Session) fillAutoInc(t *catalog.Table, rows [][]types.Value) error {
 		if n == 0 {
 			continue
 		}
-		next, err := s.e.autoInc.alloc(s.e.db, t, c, n)
+		next, err := s.e.writer.AllocAutoInc(t, c, n)
 		if err != nil {
 			return err
 		}

@@ -76,7 +76,7 @@ type groupWriter struct {
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, binlog kvWriter) (*groupWriter, error) {
 	t := rc.Table()
-	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: newRecorder(rc, ts, binlog), autoInc: w.autoInc}
+	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: newRecorder(rc, ts, binlog), autoInc: w.AutoIncValue}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
 	g.seq, g.seqMap = t.Sequence()

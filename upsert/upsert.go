@@ -32,14 +32,8 @@ type Writer struct {
 	// be in flight.
 	published atomic.Uint64
 	inflight  atomic.Uint64 // the TSO of the commit writing now, or 0
-	// autoInc, when set, hands out a fresh AUTO_INCREMENT value for
-	// column col of t: the value a new key's omitted column takes.
-	autoInc func(t *catalog.Table, col int) (types.Value, error)
+	ids       autoInc       // AUTO_INCREMENT allocator
 }
-
-// SetAutoInc sets the AUTO_INCREMENT allocator; call it before the first
-// commit.
-func (w *Writer) SetAutoInc(f func(t *catalog.Table, col int) (types.Value, error)) { w.autoInc = f }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
 func NewWriter(db *storage.DB, oracle *tso.Oracle) *Writer {
