@@ -7,6 +7,10 @@
 // Every commit takes one TSO and is written in one synced batch. Commits are
 // serialised, so the TSO order is the publish order and the final state equals
 // a serial replay of the committed transactions in TSO order.
+//
+// It is the one writer of table data: besides commits it applies delete
+// predicates (DeleteVersions), removes the data of dropped tables
+// (DeleteTableData) and hands out AUTO_INCREMENT ids.
 package upsert
 
 import (
