@@ -55,7 +55,9 @@ func TestVersions(t *testing.T) {
 		return NewRowCodec(tb)
 	}
 	uniq, dup, before, after := newTable(20, UniqueKeys), newTable(30, DupKeys), newTable(19, DupKeys), newTable(21, UniqueKeys)
-	row := func(k int64) []types.Value { return []types.Value{types.NewInt(types.Int, k), types.NewInt(types.Int, 0)} }
+	row := func(k int64) []types.Value {
+		return []types.Value{types.NewInt(types.Int, k), types.NewInt(types.Int, 0)}
+	}
 	put := func(rc *RowCodec, k int64, tso uint64) {
 		var key []byte
 		if rc.Table().IsUnique() {
