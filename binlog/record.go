@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"loadgw/catalog"
+	"loadgw/storage"
 )
 
 // Enabled reports whether t records Row Binlog change records:
@@ -38,17 +39,16 @@ func TTLMillis(t *catalog.Table) int64 {
 }
 
 // Prefix is the key prefix of every change record of a table:
-// 'b', the table id, then the commit TSO and the LSN (both big endian), so
-// records sort in (TSO, LSN) order. 'b' sorts before every other prefix a
-// commit writes (labels 'l', rows 'r', staging 's'), so the change records
-// of an ingested load form a file of their own beside the rows' file.
+// storage.PrefixBinlog, the table id, then the commit TSO and the LSN (both
+// big endian), so records sort in (TSO, LSN) order; storage/keyspace.go
+// says why that prefix sorts before every other one a commit writes.
 func Prefix(tableID int64) []byte {
-	return binary.BigEndian.AppendUint64([]byte{'b'}, uint64(tableID))
+	return binary.BigEndian.AppendUint64([]byte(storage.PrefixBinlog), uint64(tableID))
 }
 
 // Key appends the key of change record lsn of commit tso.
 func Key(dst []byte, tableID int64, tso uint64, lsn uint64) []byte {
-	dst = binary.BigEndian.AppendUint64(append(dst, 'b'), uint64(tableID))
+	dst = binary.BigEndian.AppendUint64(append(dst, storage.PrefixBinlog...), uint64(tableID))
 	dst = binary.BigEndian.AppendUint64(dst, tso)
 	return binary.BigEndian.AppendUint64(dst, lsn)
 }
@@ -63,7 +63,7 @@ func KeyTSO(key []byte) (tso, lsn uint64) {
 // removed change records (big endian). Reads never start below it, even
 // when a longer binlog.ttl_seconds would admit older records.
 func CleanKey(tableID int64) []byte {
-	return binary.BigEndian.AppendUint64([]byte("m/binlog_clean/"), uint64(tableID))
+	return binary.BigEndian.AppendUint64([]byte(storage.PrefixBinlogClean), uint64(tableID))
 }
 
 // Op is the operation of a stored change record, the number binlog() shows

@@ -157,7 +157,7 @@ type state struct {
 	DBs    map[string]*Database
 }
 
-var catalogKey = []byte("c/catalog")
+var catalogKey = []byte(storage.KeyCatalog)
 
 // Catalog is the live catalog. It is safe for concurrent use.
 type Catalog struct {
@@ -302,5 +302,5 @@ func (tx *Tx) DropDatabase(name string) { delete(tx.st.DBs, name) }
 
 // RowPrefix is the key prefix of all rows of the table with id.
 func RowPrefix(id int64) []byte {
-	return binary.BigEndian.AppendUint64([]byte{'r'}, uint64(id))
+	return binary.BigEndian.AppendUint64([]byte(storage.PrefixRows), uint64(id))
 }

@@ -7,8 +7,8 @@ import (
 	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
-	"loadgw/storage"
 	"loadgw/types"
+	"loadgw/upsert"
 )
 
 func (s *Session) createDatabase(st *sql.CreateDatabase) (*Result, error) {
@@ -45,7 +45,7 @@ func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 			return errorf("Can't drop database '%s'; database doesn't exist", st.Name)
 		}
 		for _, t := range d.Tables {
-			deleteTableData(tx.Batch, t.ID)
+			upsert.DeleteTableData(tx.Batch, t.ID)
 		}
 		tx.DropDatabase(st.Name)
 		if s.db == st.Name {
@@ -54,15 +54,6 @@ func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 		return nil
 	})
 	return execResult(err)
-}
-
-// deleteTableData deletes a table's rows and its Row Binlog change records
-// (DROP TABLE, TRUNCATE: Doris drops the tablets holding both).
-func deleteTableData(b *storage.Batch, id int64) {
-	p := catalog.RowPrefix(id)
-	b.DeleteRange(p, storage.PrefixEnd(p))
-	p = binlog.Prefix(id)
-	b.DeleteRange(p, storage.PrefixEnd(p))
 }
 
 func (s *Session) showDatabases(st *sql.ShowDatabases) (*Result, error) {

@@ -8,6 +8,7 @@ import (
 	"loadgw/expr"
 	"loadgw/sql"
 	"loadgw/types"
+	"loadgw/upsert"
 )
 
 func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
@@ -169,7 +170,7 @@ func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
 			}
 			return errorf("Unknown table '%s' in %s", st.Table.Name, db)
 		}
-		deleteTableData(tx.Batch, t.ID)
+		upsert.DeleteTableData(tx.Batch, t.ID)
 		delete(d.Tables, st.Table.Name)
 		return nil
 	})
@@ -193,7 +194,7 @@ func (s *Session) truncate(st *sql.Truncate) (*Result, error) {
 		if !ok || d.Tables[t.Name] == nil || d.Tables[t.Name].ID != t.ID {
 			return errorf("Table [%s] does not exist in database [%s].", t.Name, t.DB)
 		}
-		deleteTableData(tx.Batch, t.ID)
+		upsert.DeleteTableData(tx.Batch, t.ID)
 		return nil
 	})
 	return execResult(err)

@@ -4,14 +4,13 @@ import (
 	"loadgw/catalog"
 	"loadgw/expr"
 	"loadgw/sql"
-	"loadgw/storage"
 	"loadgw/ttl"
 	"loadgw/types"
 	"loadgw/upsert"
 )
 
 // matchRows returns copies of the visible rows of t that where holds for
-// (all rows when where is nil), read from one snapshot.
+// (all rows when where is nil), read in one scan.
 func (s *Session) matchRows(t *catalog.Table, alias string, where expr.Expr, ctx *expr.Context) ([][]types.Value, []expr.Column, error) {
 	scope := &expr.Scope{Clause: "FILTER"}
 	qual := t.Name
@@ -32,9 +31,7 @@ func (s *Session) matchRows(t *catalog.Table, alias string, where expr.Expr, ctx
 			return nil, nil, err
 		}
 	}
-	snap := s.e.db.NewSnapshot()
-	defer snap.Close()
-	sc := s.newScanner(t, snap, ctx.Now)
+	sc := s.newScanner(t, s.e.db, ctx.Now)
 	var out [][]types.Value
 	err := sc.scan(sc.rc.Prefix(), func(row []types.Value) (bool, error) {
 		if filter != nil {
@@ -167,10 +164,9 @@ func (s *Session) delete(st *sql.Delete) (*Result, error) {
 	return s.deletePredicate(t, st.Where, ctx)
 }
 
-// deletePredicate removes the matching rows' stored versions in one batch.
+// deletePredicate removes the matching rows' stored versions in one batch,
+// through the writer.
 func (s *Session) deletePredicate(t *catalog.Table, where expr.Expr, ctx *expr.Context) (*Result, error) {
-	s.e.writer.Lock()
-	defer s.e.writer.Unlock()
 	scope := &expr.Scope{}
 	for _, c := range t.Columns {
 		scope.Columns = append(scope.Columns, expr.Column{Name: c.Name, Type: c.Type})
@@ -183,44 +179,32 @@ func (s *Session) deletePredicate(t *catalog.Table, where expr.Expr, ctx *expr.C
 		}
 	}
 	rc := s.e.Codec(t)
-	it, err := s.e.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix()))
+	row := make([]types.Value, len(t.Columns))
+	var scratch []types.Value
+	fill := func(i int) types.Value {
+		v, _ := t.Columns[i].DefaultValue(ctx.Now, s.loc)
+		return v
+	}
+	n, err := s.e.writer.DeleteVersions(rc, func(key, val []byte) (bool, error) {
+		if err := rc.DecodeKey(key, row); err != nil {
+			return false, err
+		}
+		var err error
+		if scratch, err = rc.DecodeValue(val, row, scratch, fill); err != nil {
+			return false, err
+		}
+		rc.FillVirtual(row, rc.KeyTSO(key))
+		if filter == nil {
+			return true, nil
+		}
+		v, err := filter.Eval(row, ctx)
+		if err != nil {
+			return false, err
+		}
+		return !v.IsNull() && truthy(v), nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer it.Close()
-	b := s.e.db.NewBatch()
-	defer b.Close()
-	row := make([]types.Value, len(t.Columns))
-	var scratch []types.Value
-	n := int64(0)
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := rc.DecodeKey(it.Key(), row); err != nil {
-			return nil, err
-		}
-		if scratch, err = rc.DecodeValue(it.Value(), row, scratch, func(i int) types.Value {
-			v, _ := t.Columns[i].DefaultValue(ctx.Now, s.loc)
-			return v
-		}); err != nil {
-			return nil, err
-		}
-		rc.FillVirtual(row, rc.KeyTSO(it.Key()))
-		if filter != nil {
-			v, err := filter.Eval(row, ctx)
-			if err != nil {
-				return nil, err
-			}
-			if v.IsNull() || !truthy(v) {
-				continue
-			}
-		}
-		b.Delete(it.Key())
-		n++
-	}
-	if n == 0 {
-		return &Result{}, nil
-	}
-	if err := b.Commit(); err != nil {
-		return nil, err
-	}
-	return &Result{Affected: n}, nil
+	return &Result{Affected: int64(n)}, nil
 }

@@ -42,7 +42,6 @@ type Engine struct {
 	clock   clock.Clock
 	codecMu sync.Mutex
 	codecs  map[*catalog.Table]*catalog.RowCodec
-	autoInc autoInc
 }
 
 // Open opens the engine on the store in dir.
@@ -79,18 +78,12 @@ func Open(dir string, opts Options) (*Engine, error) {
 		clock:  opts.Clock,
 		codecs: map[*catalog.Table]*catalog.RowCodec{},
 	}
-	e.writer.SetAutoInc(e.AutoIncValue)
 	return e, nil
 }
 
 // AutoIncValue hands out a fresh value of AUTO_INCREMENT column col of t.
 func (e *Engine) AutoIncValue(t *catalog.Table, col int) (types.Value, error) {
-	c := t.Columns[col]
-	n, err := e.autoInc.alloc(e.db, t, c, 1)
-	if err != nil {
-		return types.Value{}, err
-	}
-	return types.NewInt(c.Type.Kind, n), nil
+	return e.writer.AutoIncValue(t, col)
 }
 
 // Close closes the store.

@@ -45,7 +45,7 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if len(rows) == 0 {
 		return &Result{}, nil
 	}
-	alloc := func(col int, n int64) (int64, error) { return s.e.autoInc.alloc(s.e.db, t, t.Columns[col], n) }
+	alloc := func(col int, n int64) (int64, error) { return s.e.writer.AllocAutoInc(t, t.Columns[col], n) }
 	if err := m.FillAutoInc(rows, alloc); err != nil {
 		return nil, err
 	}

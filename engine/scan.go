@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
 	"time"
 
@@ -11,13 +10,13 @@ import (
 	"loadgw/types"
 )
 
-// scanner reads the visible rows of a table from a snapshot: the newest
-// version of each key of a Unique/Aggregate Key table, without delete-marked
-// rows; every row of a Duplicate Key table.
+// scanner reads the visible rows of a table from the store or a snapshot:
+// the newest version of each key of a Unique/Aggregate Key table, without
+// delete-marked rows; every row of a Duplicate Key table.
 type scanner struct {
 	rc      *catalog.RowCodec
 	t       *catalog.Table
-	snap    *storage.Snapshot
+	r       storage.Reader
 	now     time.Time
 	loc     *time.Location
 	delSign int // position of __DORIS_DELETE_SIGN__, or -1
@@ -28,9 +27,11 @@ type scanner struct {
 	added   func(col int) types.Value
 }
 
-func (s *Session) newScanner(t *catalog.Table, snap *storage.Snapshot, now time.Time) *scanner {
+// newScanner reads t from r: the live store, whose iterator sees the store
+// as of the scan's start, or a snapshot.
+func (s *Session) newScanner(t *catalog.Table, r storage.Reader, now time.Time) *scanner {
 	_, ds := t.Column(catalog.DeleteSignCol)
-	return &scanner{rc: s.e.Codec(t), t: t, snap: snap, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now)}
+	return &scanner{rc: s.e.Codec(t), t: t, r: r, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now)}
 }
 
 // visible reports whether a decoded row shows: not delete-marked and not
@@ -55,28 +56,17 @@ func (sc *scanner) project(need []bool) {
 // scan calls fn for each visible row whose encoded key starts with prefix
 // (the table prefix for a full scan). The row slice is reused between calls.
 func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error)) error {
-	it, err := sc.snap.NewIter(prefix, storage.PrefixEnd(prefix))
+	vs, err := sc.rc.Versions(sc.r, prefix)
 	if err != nil {
 		return err
 	}
-	defer it.Close()
+	defer vs.Close()
 	row := make([]types.Value, len(sc.t.Columns))
-	unique := sc.t.IsUnique()
-	suffix := sc.rc.KeySuffixLen()
 	if seq, _ := sc.t.Sequence(); seq >= 0 && !sc.t.MergeOnWrite() {
-		return sc.scanBySequence(it, seq, suffix, row, fn)
+		return sc.scanBySequence(vs, seq, row, fn)
 	}
-	var lastKey []byte
-	for ok := it.First(); ok; ok = it.Next() {
-		key := it.Key()
-		if unique {
-			k := key[:len(key)-suffix]
-			if lastKey != nil && bytes.Equal(k, lastKey) {
-				continue // an older version of the same key
-			}
-			lastKey = append(lastKey[:0], k...)
-		}
-		if err := sc.decode(key, it.Value(), row); err != nil {
+	for vs.NextKey() { // the newest version of each key is the row
+		if err := sc.decode(vs.Key(), vs.Value(), row); err != nil {
 			return err
 		}
 		if !sc.visible(row) {
@@ -87,14 +77,13 @@ func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error))
 			return err
 		}
 	}
-	return it.Close()
+	return vs.Close()
 }
 
 // scanBySequence reads a merge-on-read table with a sequence column: of the
 // versions of a key the one with the highest sequence value is the row
 // (ties go to the newest version, NULL is lowest).
-func (sc *scanner) scanBySequence(it *storage.Iter, seq, suffix int, row []types.Value, fn func(row []types.Value) (bool, error)) error {
-	var lastKey []byte
+func (sc *scanner) scanBySequence(vs *catalog.Versions, seq int, row []types.Value, fn func(row []types.Value) (bool, error)) error {
 	var best []types.Value
 	emit := func() (bool, error) {
 		if best == nil {
@@ -110,16 +99,13 @@ func (sc *scanner) scanBySequence(it *storage.Iter, seq, suffix int, row []types
 	saved := sc.proj
 	sc.proj = nil // every version's sequence value is needed
 	defer func() { sc.proj = saved }()
-	for ok := it.First(); ok; ok = it.Next() {
-		key := it.Key()
-		k := key[:len(key)-suffix]
-		if lastKey == nil || !bytes.Equal(k, lastKey) {
+	for vs.Next() {
+		if vs.Newest() {
 			if more, err := emit(); err != nil || !more {
 				return err
 			}
-			lastKey = append(lastKey[:0], k...)
 		}
-		if err := sc.decode(key, it.Value(), row); err != nil {
+		if err := sc.decode(vs.Key(), vs.Value(), row); err != nil {
 			return err
 		}
 		if best == nil || catalog.CompareSequence(row[seq], best[seq]) > 0 {
@@ -129,7 +115,7 @@ func (sc *scanner) scanBySequence(it *storage.Iter, seq, suffix int, row []types
 	if _, err := emit(); err != nil {
 		return err
 	}
-	return it.Close()
+	return vs.Close()
 }
 
 func (sc *scanner) decode(key, val []byte, row []types.Value) error {

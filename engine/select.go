@@ -450,9 +450,7 @@ func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
 		if p.t == nil {
 			return fn(nil)
 		}
-		snap := s.e.db.NewSnapshot()
-		defer snap.Close()
-		sc := s.newScanner(p.t, snap, ctx.Now)
+		sc := s.newScanner(p.t, s.e.db, ctx.Now)
 		if p.need != nil {
 			sc.project(slices.Clone(p.need))
 		}

@@ -32,7 +32,7 @@ func BenchmarkManyLabels(b *testing.B) {
 	defer func() { db.Close() }()
 	fill(b, db, benchFinished)
 	if os.Getenv("LABELS_BENCH_COMPACT") != "" {
-		if err := db.Compact(context.Background(), []byte("l/"), []byte("l0")); err != nil {
+		if err := db.Compact(context.Background(), []byte(storage.PrefixLabels), storage.PrefixEnd([]byte(storage.PrefixLabels))); err != nil {
 			b.Fatal(err)
 		}
 	}

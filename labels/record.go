@@ -10,28 +10,26 @@ import (
 	"loadgw/storage"
 )
 
-// Key layout (prefix "l/", owned by this package):
+// Key layout: the keys under storage.PrefixLabels, described in
+// storage/keyspace.go and owned by this package. A txn's record lives under
+// txnKeyPrefix, an unfinished txn is marked under activeKeyPrefix, a
+// label's newest txn is indexed under labelKeyPrefix and a finished txn
+// under finishKeyPrefix by finish time.
 //
-//	l/t/<txn id>                     → record (compact JSON)
-//	l/a/<txn id>                     → (empty) the txn is PREPARE or PRECOMMITTED
-//	l/n/<db length><db><label>       → txn id of the newest txn with that label
-//	l/f/<finish ms><txn id>          → the l/n key of a VISIBLE or ABORTED txn
-//	l/w                              → txn id window end
-//	l/v                              → key layout version (1)
-//
-// Ids, lengths (uvarint) and times are big endian, so l/f sorts by finish
-// time. putTxn keeps l/a, l/n and l/f in step with the record in the same
-// batch. Only the newest txn of a label can be other than ABORTED (Begin
-// refuses otherwise and ABORTED is final), so l/n alone decides whether a
-// label is in use, with one Get. Open reads only l/a; Expire walks l/f from
-// the oldest finish time; memory holds only txns that have not finished.
+// Ids, lengths (uvarint) and times are big endian, so the finish index
+// sorts by finish time. putTxn keeps the active, label and finish indexes
+// in step with the record in the same batch. Only the newest txn of a label
+// can be other than ABORTED (Begin refuses otherwise and ABORTED is final),
+// so the label index alone decides whether a label is in use, with one Get.
+// Open reads only the active index; Expire walks the finish index from the
+// oldest finish time; memory holds only txns that have not finished.
 var (
-	txnKeyPrefix    = []byte("l/t/")
-	activeKeyPrefix = []byte("l/a/")
-	labelKeyPrefix  = []byte("l/n/")
-	finishKeyPrefix = []byte("l/f/")
-	windowKey       = []byte("l/w")
-	versionKey      = []byte("l/v")
+	txnKeyPrefix    = []byte(storage.PrefixLabelTxn)
+	activeKeyPrefix = []byte(storage.PrefixLabelActive)
+	labelKeyPrefix  = []byte(storage.PrefixLabelName)
+	finishKeyPrefix = []byte(storage.PrefixLabelFinish)
+	windowKey       = []byte(storage.KeyLabelWindow)
+	versionKey      = []byte(storage.KeyLabelVersion)
 )
 
 // layoutVersion is the value of versionKey: the l/a, l/n and l/f indexes
@@ -131,7 +129,7 @@ func putNewest(b *storage.Batch, t *Txn) {
 }
 
 // readTxn returns the persisted txn id, or nil.
-func readTxn(r reader, id int64) (*Txn, error) {
+func readTxn(r storage.Reader, id int64) (*Txn, error) {
 	v, err := r.Get(txnKey(id))
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, nil
@@ -146,7 +144,7 @@ func readTxn(r reader, id int64) (*Txn, error) {
 }
 
 // readNewest returns the persisted newest txn with label in db, or nil.
-func readNewest(r reader, db, label string) (*Txn, error) {
+func readNewest(r storage.Reader, db, label string) (*Txn, error) {
 	v, err := r.Get(labelIndexKey(db, label))
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, nil
@@ -159,13 +157,9 @@ func readNewest(r reader, db, label string) (*Txn, error) {
 	return readTxn(r, int64(binary.BigEndian.Uint64(v)))
 }
 
-type reader interface {
-	Get(key []byte) ([]byte, error)
-}
-
 // scanTxns calls fn with every persisted txn in id order.
 func scanTxns(db *storage.DB, fn func(*Txn) error) error {
-	return scan(db, txnKeyPrefix, func(k, v []byte) error {
+	return storage.ScanPrefix(db, txnKeyPrefix, func(k, v []byte) error {
 		t, err := decodeTxn(v)
 		if err != nil {
 			return fmt.Errorf("cannot decode txn record %x: %w", k, err)
@@ -177,7 +171,7 @@ func scanTxns(db *storage.DB, fn func(*Txn) error) error {
 // activeIDs returns the ids of the PREPARE and PRECOMMITTED txns.
 func activeIDs(db *storage.DB) ([]int64, error) {
 	var ids []int64
-	err := scan(db, activeKeyPrefix, func(k, _ []byte) error {
+	err := storage.ScanPrefix(db, activeKeyPrefix, func(k, _ []byte) error {
 		if len(k) != len(activeKeyPrefix)+8 {
 			return fmt.Errorf("corrupt active txn key %x", k)
 		}
@@ -185,22 +179,6 @@ func activeIDs(db *storage.DB) ([]int64, error) {
 		return nil
 	})
 	return ids, err
-}
-
-// scan calls fn with each key under prefix and its value, valid during the
-// call only.
-func scan(db *storage.DB, prefix []byte, fn func(k, v []byte) error) error {
-	it, err := db.NewIter(prefix, storage.PrefixEnd(prefix))
-	if err != nil {
-		return err
-	}
-	for ok := it.First(); ok; ok = it.Next() {
-		if err := fn(it.Key(), it.Value()); err != nil {
-			it.Close()
-			return err
-		}
-	}
-	return it.Close()
 }
 
 // migrate builds the indexes of a store written before they existed, from

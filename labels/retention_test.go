@@ -116,7 +116,7 @@ func TestLabelKeptBeyondCount(t *testing.T) {
 		t.Fatalf("after expiry %d txns remain (%v)", len(all), err)
 	}
 	var left []string // no index entry outlives its txn
-	err = scan(r.db, []byte("l/"), func(k, _ []byte) error {
+	err = storage.ScanPrefix(r.db, []byte(storage.PrefixLabels), func(k, _ []byte) error {
 		left = append(left, fmt.Sprintf("%q", k))
 		return nil
 	})
@@ -204,7 +204,7 @@ func TestOpenOldLayout(t *testing.T) {
 		{ID: 4, DB: "d", Label: "q", State: StatePrecommitted, PrepareTime: at, PrecommitTime: at},
 	}
 	b := r.db.NewBatch()
-	b.DeleteRange([]byte("l/"), []byte("l0"))
+	b.DeleteRange([]byte(storage.PrefixLabels), storage.PrefixEnd([]byte(storage.PrefixLabels)))
 	for _, txn := range old {
 		b.Set(txnKey(txn.ID), encodeTxn(txn))
 	}

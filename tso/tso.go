@@ -39,7 +39,7 @@ func Physical(t uint64) int64 {
 func Logical(t uint64) int64 { return int64(t & maxLogical) }
 
 // windowKey stores the persisted window end (physical ms, 8 bytes big endian).
-var windowKey = []byte("m/tso/window_end")
+var windowKey = []byte(storage.KeyTSOWindow)
 
 // Options configures an Oracle. The zero value is the default.
 type Options struct {

@@ -131,7 +131,7 @@ func (v *faultEnv) state() string {
 		}
 		out = append(out, fmt.Sprint(res.Rows))
 	}
-	it, err := v.e.Store().NewIter([]byte("s/"), []byte("s0"))
+	it, err := v.e.Store().NewIter([]byte(storage.PrefixStage), storage.PrefixEnd([]byte(storage.PrefixStage)))
 	if err != nil {
 		v.t.Fatal(err)
 	}

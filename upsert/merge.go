@@ -77,7 +77,7 @@ type groupWriter struct {
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, changes kvWriter) (*groupWriter, error) {
 	t := rc.Table()
-	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: binlog.NewRecorder(rc, ts, changes), autoInc: w.autoInc}
+	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: binlog.NewRecorder(rc, ts, changes), autoInc: w.AutoIncValue}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
 	g.seq, g.seqMap = t.Sequence()

@@ -13,7 +13,7 @@ import (
 // whose removal a crash cut off, are dropped; a pre-committed load keeps
 // its rows for its commit or abort.
 func DropStagedExcept(db *storage.DB, keep func(txnID int64) bool) ([]int64, error) {
-	lo := []byte("s/")
+	lo := []byte(storage.PrefixStage)
 	it, err := db.NewIter(lo, storage.PrefixEnd(lo))
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ import (
 // keeps them in memory and commits them in one batch. Past that it spills
 // them to a staging key range,
 //
-//	"s/" | txn id (8 bytes) | table key prefix of the row | sequence (8 bytes)
+//	storage.PrefixStage | txn id (8 bytes) | table key prefix of the row | sequence (8 bytes)
 //
 // where the store keeps them sorted by table key; publishing then walks the
 // staged rows in key order, merges them with the table's current versions
@@ -79,7 +79,7 @@ func (w *Writer) NewStager(rc *catalog.RowCodec, txnID int64, memBytes int) *Sta
 
 // StagePrefix is the staging key range of a transaction.
 func StagePrefix(txnID int64) []byte {
-	return binary.BigEndian.AppendUint64([]byte("s/"), uint64(txnID))
+	return binary.BigEndian.AppendUint64([]byte(storage.PrefixStage), uint64(txnID))
 }
 
 // Spilled reports whether rows went to the staging range.

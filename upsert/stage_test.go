@@ -96,7 +96,7 @@ func TestStagedCommitMatchesInMemoryCommit(t *testing.T) {
 		}
 	}
 	// Nothing is left in the staging ranges.
-	it, err := e.Store().NewIter([]byte("s/"), []byte("s0"))
+	it, err := e.Store().NewIter([]byte(storage.PrefixStage), storage.PrefixEnd([]byte(storage.PrefixStage)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,10 @@
 // Every commit takes one TSO and is written in one synced batch. Commits are
 // serialised, so the TSO order is the publish order and the final state equals
 // a serial replay of the committed transactions in TSO order.
+//
+// It is the one writer of table data: besides commits it applies delete
+// predicates (DeleteVersions), removes the data of dropped tables
+// (DeleteTableData) and hands out AUTO_INCREMENT ids.
 package upsert
 
 import (
@@ -33,14 +37,8 @@ type Writer struct {
 	// be in flight.
 	published atomic.Uint64
 	inflight  atomic.Uint64 // the TSO of the commit writing now, or 0
-	// autoInc, when set, hands out a fresh AUTO_INCREMENT value for
-	// column col of t: the value a new key's omitted column takes.
-	autoInc func(t *catalog.Table, col int) (types.Value, error)
+	ids       autoInc       // AUTO_INCREMENT allocator
 }
-
-// SetAutoInc sets the AUTO_INCREMENT allocator; call it before the first
-// commit.
-func (w *Writer) SetAutoInc(f func(t *catalog.Table, col int) (types.Value, error)) { w.autoInc = f }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
 func NewWriter(db *storage.DB, oracle *tso.Oracle) *Writer {

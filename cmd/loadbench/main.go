@@ -237,7 +237,7 @@ func storeWrite(dir string, n int) time.Duration {
 	b := db.NewBatch()
 	var key []byte
 	for i := 0; i < n; i++ {
-		key = binary.BigEndian.AppendUint64(append(key[:0], 'r'), uint64(i))
+		key = binary.BigEndian.AppendUint64(append(key[:0], storage.PrefixRows...), uint64(i))
 		b.Set(key, val)
 		if (i+1)%10000 == 0 || i == n-1 {
 			if err := b.Commit(); err != nil {

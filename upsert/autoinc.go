@@ -1,4 +1,4 @@
-package engine
+package upsert
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/storage"
+	"loadgw/types"
 )
 
 // autoIncBlock is how many ids are reserved durably at a time. Ids are
@@ -26,8 +27,25 @@ type incState struct {
 }
 
 func autoIncKey(tableID int64, uid int32) []byte {
-	k := binary.BigEndian.AppendUint64([]byte("a/"), uint64(tableID))
+	k := binary.BigEndian.AppendUint64([]byte(storage.PrefixAutoInc), uint64(tableID))
 	return binary.BigEndian.AppendUint32(k, uint32(uid))
+}
+
+// AllocAutoInc reserves n consecutive ids for AUTO_INCREMENT column c of
+// table t and returns the first. The ids are durably reserved when it
+// returns.
+func (w *Writer) AllocAutoInc(t *catalog.Table, c *catalog.Column, n int64) (int64, error) {
+	return w.ids.alloc(w.db, t, c, n)
+}
+
+// AutoIncValue hands out a fresh value of AUTO_INCREMENT column col of t.
+func (w *Writer) AutoIncValue(t *catalog.Table, col int) (types.Value, error) {
+	c := t.Columns[col]
+	n, err := w.AllocAutoInc(t, c, 1)
+	if err != nil {
+		return types.Value{}, err
+	}
+	return types.NewInt(c.Type.Kind, n), nil
 }
 
 // alloc reserves n consecutive ids for column c of table t and returns the
