@@ -1,6 +1,7 @@
 package binlog
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -91,6 +92,32 @@ func AnalyzeDatabaseProps(props map[string]string) error {
 	}
 	if v, ok := props["binlog.ttl_seconds"]; ok {
 		return CheckTTL(v)
+	}
+	return nil
+}
+
+// AlterDatabaseProps validates and normalizes, in place, the binlog.*
+// properties props of ALTER DATABASE SET PROPERTIES on database d, as
+// Doris's AlterDatabasePropertiesCommand (PropertyAnalyzer) and
+// Database.updateDbProperties do: turning binlog.enable on refuses a
+// database with a table whose binlog is off. Existing tables keep their
+// own binlog settings; only tables created afterwards inherit.
+func AlterDatabaseProps(props map[string]string, d *catalog.Database) error {
+	if err := AnalyzeDatabaseProps(props); err != nil {
+		return err
+	}
+	if props["binlog.enable"] != "true" || d.Properties["binlog.enable"] == "true" {
+		return nil
+	}
+	tables := make([]*catalog.Table, 0, len(d.Tables))
+	for _, t := range d.Tables {
+		tables = append(tables, t)
+	}
+	sort.Slice(tables, func(i, j int) bool { return tables[i].ID < tables[j].ID })
+	for _, t := range tables {
+		if t.Properties["binlog.enable"] != "true" {
+			return errorf("binlog is not enable in table[%s] in db [%s]", t.Name, d.Name)
+		}
 	}
 	return nil
 }

@@ -35,6 +35,65 @@ func (s *Session) createDatabase(st *sql.CreateDatabase) (*Result, error) {
 	return execResult(err)
 }
 
+// alterDatabase is ALTER DATABASE d SET PROPERTIES (...): the properties
+// are merged into the database's, as Doris's
+// InternalCatalog.alterDatabaseProperty does; tables created afterwards
+// inherit the binlog.* ones.
+func (s *Session) alterDatabase(st *sql.AlterDatabase) (*Result, error) {
+	props := map[string]string{}
+	for _, p := range st.Properties {
+		props[p.Key] = p.Value
+	}
+	err := s.e.cat.Update(func(tx *catalog.Tx) error {
+		d, ok := tx.Database(st.Name)
+		if !ok {
+			return errorf("Unknown database '%s'", st.Name)
+		}
+		if err := binlog.AlterDatabaseProps(props, d); err != nil {
+			return err
+		}
+		if d.Properties == nil {
+			d.Properties = map[string]string{}
+		}
+		for k, v := range props {
+			d.Properties[k] = v // the transaction's copy
+		}
+		return nil
+	})
+	return execResult(err)
+}
+
+// showCreateDatabase renders a database as Doris's
+// ShowCreateDatabaseCommand does: its properties one a line, as
+// PrintableMap prints them. Doris prints them in the order they were
+// given; loadgw keeps no order and sorts them by name.
+func (s *Session) showCreateDatabase(st *sql.ShowCreateDatabase) (*Result, error) {
+	var props map[string]string
+	if !strings.EqualFold(st.Name, "information_schema") {
+		d, ok := s.e.cat.Database(st.Name)
+		if !ok {
+			return nil, errorf("Unknown database '%s'", st.Name)
+		}
+		props = d.Properties
+	}
+	text := "CREATE DATABASE `" + st.Name + "`"
+	if len(props) > 0 {
+		keys := make([]string, 0, len(props))
+		for k := range props {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		lines := make([]string, len(keys))
+		for i, k := range keys {
+			lines[i] = `"` + k + `" = "` + props[k] + `"`
+		}
+		text += "\nPROPERTIES (\n" + strings.Join(lines, ",\n") + "\n)"
+	}
+	res := &Result{ResultSet: true, Columns: []Column{{Name: "Database", Type: varcharType}, {Name: "Create Database", Type: varcharType}}}
+	res.Rows = [][]types.Value{{str(st.Name), str(text)}}
+	return res, nil
+}
+
 func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 	err := s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(st.Name)

@@ -111,6 +111,10 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.createDatabase(st)
 	case *sql.DropDatabase:
 		return s.dropDatabase(st)
+	case *sql.AlterDatabase:
+		return s.alterDatabase(st)
+	case *sql.ShowCreateDatabase:
+		return s.showCreateDatabase(st)
 	case *sql.ShowDatabases:
 		return s.showDatabases(st)
 	case *sql.ShowTables:

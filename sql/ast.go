@@ -47,6 +47,19 @@ type CreateDatabase struct {
 	Properties  []Property
 }
 
+// AlterDatabase is ALTER DATABASE Name SET PROPERTIES (...).
+type AlterDatabase struct {
+	Span
+	Name       string
+	Properties []Property
+}
+
+// ShowCreateDatabase is SHOW CREATE DATABASE|SCHEMA Name.
+type ShowCreateDatabase struct {
+	Span
+	Name string
+}
+
 // DropDatabase is DROP DATABASE [IF EXISTS] Name [FORCE].
 type DropDatabase struct {
 	Span
@@ -518,6 +531,8 @@ type ColumnMapping struct {
 
 func (*CreateDatabase) stmtNode()         {}
 func (*DropDatabase) stmtNode()           {}
+func (*AlterDatabase) stmtNode()          {}
+func (*ShowCreateDatabase) stmtNode()     {}
 func (*Use) stmtNode()                    {}
 func (*ShowDatabases) stmtNode()          {}
 func (*ShowTables) stmtNode()             {}

@@ -55,6 +55,10 @@ func (w *writer) simpleStmt(s Statement) {
 	case *CreateDatabase:
 		w.p("CREATE DATABASE ", ifNotExists(s.IfNotExists), QuoteIdent(s.Name))
 		w.optProps(s.Properties)
+	case *AlterDatabase:
+		w.p("ALTER DATABASE ", QuoteIdent(s.Name), " SET PROPERTIES ", propList(s.Properties))
+	case *ShowCreateDatabase:
+		w.p("SHOW CREATE DATABASE ", QuoteIdent(s.Name))
 	case *DropDatabase:
 		w.p("DROP DATABASE ", ifExists(s.IfExists), QuoteIdent(s.Name), flag(s.Force, " FORCE"))
 	case *Use:

@@ -36,6 +36,9 @@ func (p *parser) statementBody() Statement {
 	case p.isKw("DROP"):
 		return p.drop()
 	case p.isKw("ALTER"):
+		if p.isKwN(1, "DATABASE") {
+			return p.alterDatabase()
+		}
 		return p.alterTable()
 	case p.isKw("TRUNCATE"):
 		return p.truncate()
@@ -123,6 +126,17 @@ func (p *parser) createDatabase() Statement {
 	return s
 }
 
+// alterDatabase parses ALTER DATABASE name SET PROPERTIES (...), the one
+// ALTER DATABASE form loadgw has.
+func (p *parser) alterDatabase() Statement {
+	p.next() // ALTER
+	p.next() // DATABASE
+	s := &AlterDatabase{Name: p.ident()}
+	p.expectKw("SET", "PROPERTIES")
+	s.Properties = p.propertyList()
+	return s
+}
+
 func (p *parser) truncate() Statement {
 	p.next()
 	p.expectKw("TABLE")
@@ -159,6 +173,8 @@ func (p *parser) show() Statement {
 		return s
 	case p.acceptKw("COLUMNS") || p.acceptKw("FIELDS"):
 		return p.showColumns(full)
+	case !full && (p.acceptKws("CREATE", "DATABASE") || p.acceptKws("CREATE", "SCHEMA")):
+		return &ShowCreateDatabase{Name: p.ident()}
 	case !full && p.acceptKws("CREATE", "TABLE"):
 		return &ShowCreateTable{Table: p.tableName()}
 	case !full && (p.isKw("PARTITIONS") || p.isKw("TEMPORARY")):
