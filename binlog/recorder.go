@@ -89,11 +89,14 @@ func (r *Recorder) Change(keyPrefix, oldVal, newVal []byte) error {
 	case newDel && !oldLive:
 		return nil
 	case newDel:
-		after := oldVal // with before images the after image repeats the old values
-		if !r.hist {
-			if after, err = r.deleteImage(keyPrefix, newVal); err != nil {
-				return err
-			}
+		var after []byte
+		if r.hist {
+			after, err = r.deleteImageHist(keyPrefix, oldVal, newVal)
+		} else {
+			after, err = r.deleteImage(keyPrefix, newVal)
+		}
+		if err != nil {
+			return err
 		}
 		return r.add(Delete, keyPrefix, after, oldVal)
 	case oldLive:
@@ -123,13 +126,40 @@ func (r *Recorder) deleted(val []byte) (bool, error) {
 	return !v.IsNull() && v.I != 0, nil
 }
 
-// deleteImage is the after image of a delete record without before images:
-// the key columns, every other user column at its default (or NULL), and
-// the hidden columns of the delete row del, the stored value being written.
-func (r *Recorder) deleteImage(keyPrefix, del []byte) ([]byte, error) {
-	now := time.UnixMilli(tso.Physical(r.ts)).UTC()
+// deleteImageHist is the after image of a delete record with before
+// images: the old row's user columns, with the hidden columns and the
+// sequence value of the delete row del as written (a delete carrying a
+// sequence value records that value, in the sequence column and the column
+// it maps).
+func (r *Recorder) deleteImageHist(keyPrefix, old, del []byte) ([]byte, error) {
+	written, err := r.image(keyPrefix, del)
+	if err != nil {
+		return nil, err
+	}
+	written = append([]types.Value(nil), written...)
+	row, err := r.image(keyPrefix, old)
+	if err != nil {
+		return nil, err
+	}
+	seq, mapped := r.t.Sequence()
+	for i, c := range r.t.Columns {
+		if c.Hidden && i != seq {
+			row[i] = written[i]
+		}
+	}
+	if seq >= 0 && !written[seq].IsNull() {
+		row[seq] = written[seq]
+		if mapped >= 0 {
+			row[mapped] = written[seq]
+		}
+	}
+	return r.rc.AppendValue(nil, row), nil
+}
+
+// image decodes the stored value val of key keyPrefix into r.row.
+func (r *Recorder) image(keyPrefix, val []byte) ([]types.Value, error) {
 	if r.added == nil {
-		r.added = r.t.AddedValueFunc(now, time.UTC)
+		r.added = r.t.AddedValueFunc(time.UnixMilli(tso.Physical(r.ts)).UTC(), time.UTC)
 	}
 	if len(r.row) != len(r.t.Columns) {
 		r.row = make([]types.Value, len(r.t.Columns))
@@ -138,8 +168,19 @@ func (r *Recorder) deleteImage(keyPrefix, del []byte) ([]byte, error) {
 	if err := r.rc.DecodeKeyColumns(keyPrefix[r.plen:], r.row); err != nil {
 		return nil, fmt.Errorf("cannot decode row of %s: %w", r.t.Name, err)
 	}
-	if _, err := r.rc.DecodeValue(del, r.row, nil, r.added); err != nil {
+	if _, err := r.rc.DecodeValue(val, r.row, nil, r.added); err != nil {
 		return nil, fmt.Errorf("cannot decode row of %s: %w", r.t.Name, err)
+	}
+	return r.row, nil
+}
+
+// deleteImage is the after image of a delete record without before images:
+// the key columns, every other user column at its default (or NULL), and
+// the hidden columns of the delete row del, the stored value being written.
+func (r *Recorder) deleteImage(keyPrefix, del []byte) ([]byte, error) {
+	now := time.UnixMilli(tso.Physical(r.ts)).UTC()
+	if _, err := r.image(keyPrefix, del); err != nil {
+		return nil, err
 	}
 	for i, c := range r.t.Columns {
 		if c.IsKey || c.Hidden {
