@@ -40,6 +40,9 @@ func (s *Session) createDatabase(st *sql.CreateDatabase) (*Result, error) {
 // InternalCatalog.alterDatabaseProperty does; tables created afterwards
 // inherit the binlog.* ones.
 func (s *Session) alterDatabase(st *sql.AlterDatabase) (*Result, error) {
+	if len(st.Properties) == 0 {
+		return nil, errorf("Properties is null or empty")
+	}
 	props := map[string]string{}
 	for _, p := range st.Properties {
 		props[p.Key] = p.Value
