@@ -128,7 +128,40 @@ func enableFeature(t *catalog.Table, op *sql.EnableFeature) error {
 	if err := ttl.CheckEnableFeature(t, strings.ToUpper(op.Feature)); err != nil {
 		return err
 	}
-	switch strings.ToUpper(op.Feature) {
+	feature := strings.ToUpper(op.Feature)
+	switch feature {
+	case "BATCH_DELETE", "UPDATE_FLEXIBLE_COLUMNS":
+	case "SEQUENCE_LOAD":
+		if len(op.Properties) == 0 {
+			return errorf("Properties is not set")
+		}
+	default:
+		return errorf("unknown feature name: %s", op.Feature)
+	}
+	// Doris's AlterTableCommand.rewriteAlterOpForOlapTable turns the
+	// feature into adding its hidden column, after these checks.
+	switch feature {
+	case "BATCH_DELETE":
+		if t.Keys != catalog.UniqueKeys {
+			return errorf("Batch delete only supported in unique tables.")
+		}
+		// Every loadgw Unique Key table has the delete sign column.
+		return errorf("Can not enable batch delete support, already supported batch delete.")
+	case "SEQUENCE_LOAD":
+		if t.Keys != catalog.UniqueKeys {
+			return errorf("Sequence load only supported in unique tables.")
+		}
+		typ, err := enableSequenceType(op.Properties)
+		if err != nil {
+			return err
+		}
+		if c, _ := t.Column(catalog.SequenceCol); c != nil {
+			return errorf("Can not enable sequence column support, already supported sequence column.")
+		}
+		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.SequenceCol, Type: typ, Nullable: true, Hidden: true, UID: t.NextUID})
+		t.NextUID++
+		t.Properties["function_column.sequence_type"] = typ.String()
+		return nil
 	case "UPDATE_FLEXIBLE_COLUMNS":
 		if !t.MergeOnWrite() {
 			return errorf("Update flexible columns feature is only supported on merge-on-write unique tables.")
@@ -139,15 +172,40 @@ func enableFeature(t *catalog.Table, op *sql.EnableFeature) error {
 		if c, _ := t.Column(catalog.SkipBitmapCol); c != nil {
 			return errorf("table %s has enabled update flexible columns feature already.", t.Name)
 		}
+		if len(t.Rollups) > 0 {
+			// Doris builds the add-column operation per rollup only for
+			// BATCH_DELETE and SEQUENCE_LOAD.
+			return errorf("unknown feature : UPDATE_FLEXIBLE_COLUMNS")
+		}
 		t.Columns = append(t.Columns, &catalog.Column{Name: catalog.SkipBitmapCol, Type: types.Type{Kind: types.Bitmap}, Hidden: true,
 			Default: &catalog.Default{Kind: catalog.DefaultBitmapEmpty}, UID: t.NextUID})
 		t.NextUID++
 		t.Properties["enable_unique_key_skip_bitmap_column"] = "true"
 		return nil
-	case "SEQUENCE_LOAD":
-		return errorf("ENABLE FEATURE \"SEQUENCE_LOAD\" is not supported yet")
 	}
-	return errorf("unknown feature name: %s", op.Feature)
+	panic("BUG: feature " + feature + " passed the name check")
+}
+
+// enableSequenceType is the sequence column type ENABLE FEATURE
+// "SEQUENCE_LOAD" names, with Doris's texts (PropertyAnalyzer.analyzeSequenceType).
+func enableSequenceType(props []sql.Property) (types.Type, error) {
+	name := ""
+	for _, p := range props {
+		if p.Key == "function_column.sequence_type" {
+			name = p.Value
+		}
+	}
+	if name == "" {
+		return types.Type{}, errorf("unknown sequence column type")
+	}
+	typ, err := types.ParseTypeString(strings.ToLower(name))
+	if err != nil {
+		return types.Type{}, errorf("Unknown sequence column type: %s", name)
+	}
+	if !types.IsInteger(typ.Kind) && typ.Kind != types.Date && typ.Kind != types.DateTime {
+		return types.Type{}, errorf("sequence type only support integer types and date types")
+	}
+	return typ, nil
 }
 
 // alterProps applies ALTER TABLE ... SET with each property's rule.

@@ -153,6 +153,10 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if t.Properties["enable_unique_key_skip_bitmap_column"] == "true" && !t.MergeOnWrite() {
 		return nil, errorf("table property enable_unique_key_skip_bitmap_column canonly be set in merge-on-write unique table.")
 	}
+	if t.Properties["enable_unique_key_replace_if_not_null"] == "true" && !t.MergeOnWrite() {
+		// Crafted: current Doris has no such property.
+		return nil, errorf("table property enable_unique_key_replace_if_not_null can only be set in merge-on-write unique table.")
+	}
 	if len(t.ClusterBy) > 0 && !t.MergeOnWrite() {
 		return nil, errorf("Cluster keys only support unique keys table which enabled enable_unique_key_merge_on_write")
 	}

@@ -41,6 +41,7 @@ var tableProps = map[string]propDef{
 	"compression":                                    {},
 	"enable_unique_key_merge_on_write":               {kind: propBool},
 	"enable_unique_key_skip_bitmap_column":           {kind: propBool},
+	"enable_unique_key_replace_if_not_null":          {kind: propBool},
 	"light_schema_change":                            {kind: propBool, alterable: true},
 	"disable_auto_compaction":                        {kind: propBool, alterable: true},
 	"enable_single_replica_compaction":               {kind: propBool, alterable: true},
@@ -202,6 +203,7 @@ var showPropOrder = []string{
 	"estimate_partition_size",
 	"enable_unique_key_merge_on_write",
 	"enable_unique_key_skip_bitmap_column",
+	"enable_unique_key_replace_if_not_null",
 	"light_schema_change",
 	"storage_policy",
 	"function_column.sequence_col",
@@ -265,7 +267,7 @@ func shownProps(t *catalog.Table, binlogFeature bool) [][2]string {
 			if strings.EqualFold(v, "ZSTD") {
 				continue
 			}
-		case "enable_unique_key_skip_bitmap_column":
+		case "enable_unique_key_skip_bitmap_column", "enable_unique_key_replace_if_not_null":
 			if v != "true" {
 				continue
 			}

@@ -8,8 +8,9 @@ import (
 
 // CheckPartial reports, with Doris's FE texts, why t cannot take an update
 // in mode u: row TTL, a table that is not merge-on-write Unique Key or has
-// cluster keys refuse partial updates, and a flexible one needs the skip
-// bitmap column, light schema change and no variant column. It returns nil
+// cluster keys refuse partial updates, a flexible one also refuses a table
+// with rollups and needs the skip bitmap column, light schema change and no
+// variant column. It returns nil
 // for Upsert and for a table that can. Errors are *Error.
 func CheckPartial(t *catalog.Table, u UpdateMode) error {
 	if u == Upsert {
@@ -20,6 +21,11 @@ func CheckPartial(t *catalog.Table, u UpdateMode) error {
 		return errorf(ttl.ErrPartialUpdate.Error())
 	case !t.MergeOnWrite():
 		return errorf("Only unique key merge on write support partial update")
+	case u == Flexible && len(t.Rollups) > 0:
+		// The flexible spec refuses tables with synchronous materialized
+		// views, rollups included; Doris's NereidsStreamLoadPlanner gives
+		// this text for a materialized view with expression columns.
+		return errorf("Can't do partial update on merge-on-write Unique table with sync materialized view.")
 	case len(t.ClusterBy) > 0:
 		return errorf("Can't do partial update on merge-on-write Unique table with cluster keys")
 	}

@@ -73,6 +73,9 @@ type groupWriter struct {
 	rec     *binlog.Recorder // nil without Row Binlog
 	added   func(col int) types.Value
 	autoInc func(t *catalog.Table, col int) (types.Value, error) // nil: none
+	// keepOld: a NULL in a value column keeps the column's current value
+	// (enable_unique_key_replace_if_not_null).
+	keepOld bool
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, changes kvWriter) (*groupWriter, error) {
@@ -81,6 +84,7 @@ func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
 	g.seq, g.seqMap = t.Sequence()
+	g.keepOld = t.MergeOnWrite() && t.Properties["enable_unique_key_replace_if_not_null"] == "true"
 	if t.Keys == catalog.AggKeys || t.MergeOnWrite() {
 		var err error
 		if g.old, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
@@ -141,6 +145,13 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 
 // resolve computes the value a key ends with.
 func (g *groupWriter) resolve(prefix []byte, vals, masks [][]byte, oldVal []byte) ([]byte, error) {
+	var given [][]byte // the columns each row gave, NULL or not; nil: masks
+	if g.keepOld {
+		var err error
+		if masks, given, err = g.nullsKeepOld(prefix, vals, masks); err != nil {
+			return nil, err
+		}
+	}
 	partial := false
 	for _, m := range masks {
 		partial = partial || m != nil
@@ -172,11 +183,48 @@ func (g *groupWriter) resolve(prefix []byte, vals, masks [][]byte, oldVal []byte
 	case !partial:
 		return g.resolveSequence(prefix, vals, oldVal)
 	}
-	row, err := g.mergePartial(prefix, vals, masks, oldVal)
+	row, err := g.mergePartial(prefix, vals, masks, given, oldVal)
 	if err != nil || row == nil {
 		return nil, err
 	}
 	return g.rc.AppendValue(nil, row), nil
+}
+
+// nullsKeepOld turns the NULLs a row gives its value columns into columns
+// the row lacks, so that they keep the current value; a delete keeps its
+// mask. It returns the new masks and the masks as given (nil for a full
+// row): a new key still takes the NULLs it was given.
+func (g *groupWriter) nullsKeepOld(prefix []byte, vals, masks [][]byte) (keep, given [][]byte, err error) {
+	keep = make([][]byte, len(vals))
+	for i, v := range vals {
+		keep[i] = masks[i]
+		row, err := g.decode(prefix, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		if g.deleted(row) && maskHas(masks[i], g.delSign) {
+			continue
+		}
+		var m []byte
+		for c, col := range g.t.Columns {
+			if col.IsKey || col.Hidden || c == g.seqMap || !maskHas(masks[i], c) || !row[c].IsNull() {
+				continue
+			}
+			if m == nil {
+				m = make([]byte, (len(g.t.Columns)+7)/8)
+				for j := range g.t.Columns {
+					if maskHas(masks[i], j) {
+						m[j/8] |= 1 << (j % 8)
+					}
+				}
+			}
+			m[c/8] &^= 1 << (c % 8)
+		}
+		if m != nil {
+			keep[i] = m
+		}
+	}
+	return keep, masks, nil
 }
 
 // resolveSequence picks the row with the highest sequence value (ties go
@@ -226,7 +274,10 @@ func maskHas(mask []byte, i int) bool { return mask == nil || mask[i/8]&(1<<(i%8
 // mergePartial folds the rows of one key over its current row: a full row
 // replaces, a delete discards what came before, a partial row updates the
 // columns it provides of the row so far, or starts a new row.
-func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal []byte) ([]types.Value, error) {
+//
+// given, when not nil, holds the columns each row gave including the NULLs
+// masks leaves out (nullsKeepOld): a new row takes those NULLs.
+func (g *groupWriter) mergePartial(prefix []byte, vals, masks, given [][]byte, oldVal []byte) ([]types.Value, error) {
 	var existing, oldFull []types.Value
 	if oldVal != nil {
 		old, err := g.decode(prefix, oldVal)
@@ -269,10 +320,14 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 			}
 		}
 		next := make([]types.Value, len(row))
+		newMask := mask // the columns a new row takes from row
+		if given != nil {
+			newMask = given[i]
+		}
 		if base != nil {
 			copy(next, base)
 		} else {
-			if err := g.fillNew(next, row, mask, touched, existing != nil); err != nil {
+			if err := g.fillNew(next, row, newMask, touched, existing != nil); err != nil {
 				return nil, err
 			}
 			if g.seq >= 0 && !maskHas(mask, g.seq) && oldFull != nil {
@@ -286,7 +341,7 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks [][]byte, oldVal [
 		}
 		for c, col := range g.t.Columns {
 			switch {
-			case maskHas(mask, c):
+			case maskHas(mask, c), base == nil && maskHas(newMask, c):
 				next[c] = row[c]
 			case col.OnUpdateNow && base != nil && g.partial != nil:
 				// ON UPDATE CURRENT_TIMESTAMP columns move even when missing.
