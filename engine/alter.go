@@ -265,6 +265,11 @@ func dropColumn(t *catalog.Table, name string) error {
 		}
 		return errorf("Can not drop key column %s with light schema change", name)
 	}
+	for _, ck := range t.ClusterBy {
+		if strings.EqualFold(ck, c.Name) {
+			return errorf("Can not drop cluster key column in Unique data model table")
+		}
+	}
 	if t.Properties["function_column.sequence_col"] != "" && strings.EqualFold(t.Properties["function_column.sequence_col"], c.Name) {
 		return errorf("Can not drop sequence mapping column[%s] in Unique data model table[%s]", c.Name, t.Name)
 	}
