@@ -78,6 +78,10 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return nil
 	case *sql.EnableFeature:
 		return enableFeature(t, op)
+	case *sql.AddPartition:
+		return addPartition(t, op)
+	case *sql.DropPartition:
+		return s.dropPartition(tx, t, op)
 	case *sql.AddRollup:
 		// Rollups are kept as metadata: loadgw answers from the base table.
 		for _, r := range op.Rollups {
