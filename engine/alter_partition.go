@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
 	"loadgw/types"
@@ -273,6 +274,9 @@ func (s *Session) dropPartition(tx *catalog.Tx, t *catalog.Table, op *sql.DropPa
 		}
 	}
 	if err := vs.Close(); err != nil {
+		return err
+	}
+	if err := binlog.DropPartition(s.e.db, tx.Batch, t, rc, loc, name); err != nil {
 		return err
 	}
 	t.Partition.Parts = slices.Delete(t.Partition.Parts, i, i+1)
