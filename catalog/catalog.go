@@ -117,13 +117,16 @@ type Index struct {
 
 // Table is an immutable snapshot of a table's definition.
 type Table struct {
-	ID           int64
-	DB           string
-	Name         string
-	Keys         KeysType
-	Columns      []*Column // keys first, then values, then hidden columns
-	ClusterBy    []string  `json:",omitempty"`
-	Comment      string    `json:",omitempty"`
+	ID        int64
+	DB        string
+	Name      string
+	Keys      KeysType
+	Columns   []*Column // keys first, then values, then hidden columns
+	ClusterBy []string  `json:",omitempty"`
+	// Constraints are the informational constraints of ALTER TABLE ADD
+	// CONSTRAINT, in the order they were added.
+	Constraints  []Constraint `json:",omitempty"`
+	Comment      string       `json:",omitempty"`
 	Partition    *Partitioning
 	Distribution Distribution
 	Indexes      []Index           `json:",omitempty"`
@@ -303,4 +306,27 @@ func (tx *Tx) DropDatabase(name string) { delete(tx.st.DBs, name) }
 // RowPrefix is the key prefix of all rows of the table with id.
 func RowPrefix(id int64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(storage.PrefixRows), uint64(id))
+}
+
+// Constraint is an informational constraint: Doris records it for the
+// planner and never checks the data against it.
+type Constraint struct {
+	Name    string
+	Kind    string   // "PRIMARY KEY", "UNIQUE" or "FOREIGN KEY"
+	Columns []string // as the table spells them
+	// RefDB, RefTable and RefColumns are the referenced primary key of a
+	// FOREIGN KEY.
+	RefDB      string   `json:",omitempty"`
+	RefTable   string   `json:",omitempty"`
+	RefColumns []string `json:",omitempty"`
+}
+
+// DatabaseNames lists the databases in the transaction's catalog, sorted.
+func (tx *Tx) DatabaseNames() []string {
+	names := make([]string, 0, len(tx.st.DBs))
+	for n := range tx.st.DBs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }

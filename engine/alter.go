@@ -82,6 +82,10 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return addPartition(t, op)
 	case *sql.DropPartition:
 		return s.dropPartition(tx, t, op)
+	case *sql.AddConstraint:
+		return s.addConstraint(tx, t, op)
+	case *sql.DropConstraint:
+		return dropConstraint(tx, t, op.Name)
 	case *sql.AddRollup:
 		// Rollups are kept as metadata: loadgw answers from the base table.
 		for _, r := range op.Rollups {
