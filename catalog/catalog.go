@@ -117,16 +117,13 @@ type Index struct {
 
 // Table is an immutable snapshot of a table's definition.
 type Table struct {
-	ID        int64
-	DB        string
-	Name      string
-	Keys      KeysType
-	Columns   []*Column // keys first, then values, then hidden columns
-	ClusterBy []string  `json:",omitempty"`
-	// Constraints are the informational constraints of ALTER TABLE ADD
-	// CONSTRAINT, in the order they were added.
-	Constraints  []Constraint `json:",omitempty"`
-	Comment      string       `json:",omitempty"`
+	ID           int64
+	DB           string
+	Name         string
+	Keys         KeysType
+	Columns      []*Column // keys first, then values, then hidden columns
+	ClusterBy    []string  `json:",omitempty"`
+	Comment      string    `json:",omitempty"`
 	Partition    *Partitioning
 	Distribution Distribution
 	Indexes      []Index           `json:",omitempty"`
@@ -138,6 +135,9 @@ type Table struct {
 	Schemas       map[uint32][]StoredCol
 	NextUID       int32
 	CreateTime    int64 // unix ms
+	// Constraints are the informational constraints of ALTER TABLE ADD
+	// CONSTRAINT, in the order they were added.
+	Constraints []Constraint `json:",omitempty"`
 }
 
 // StoredCol is one stored value column of a schema version.
