@@ -314,10 +314,10 @@ type Constraint struct {
 	Name    string
 	Kind    string   // "PRIMARY KEY", "UNIQUE" or "FOREIGN KEY"
 	Columns []string // as the table spells them
-	// RefDB, RefTable and RefColumns are the referenced primary key of a
-	// FOREIGN KEY.
-	RefDB      string   `json:",omitempty"`
-	RefTable   string   `json:",omitempty"`
+	// RefTableID and RefColumns are the referenced primary key of a
+	// FOREIGN KEY; the table is kept by id, so a rename keeps the reference
+	// (Doris's TableIdentifier).
+	RefTableID int64    `json:",omitempty"`
 	RefColumns []string `json:",omitempty"`
 }
 

@@ -49,16 +49,17 @@ func sameConstraint(a, b catalog.Constraint) bool {
 	}
 	if a.Kind == "FOREIGN KEY" {
 		return slices.Equal(a.Columns, b.Columns) && slices.Equal(a.RefColumns, b.RefColumns) &&
-			a.RefDB == b.RefDB && a.RefTable == b.RefTable
+			a.RefTableID == b.RefTableID
 	}
 	return sameColumnSet(a.Columns, b.Columns)
 }
 
-// constraintText is Doris's Constraint.toString.
-func constraintText(c catalog.Constraint) string {
+// constraintText is Doris's Constraint.toString; ref is the referenced
+// table of a FOREIGN KEY.
+func constraintText(c catalog.Constraint, ref *catalog.Table) string {
 	cols := strings.Join(c.Columns, ", ")
 	if c.Kind == "FOREIGN KEY" {
-		return fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s.%s (%s)", cols, c.RefDB, c.RefTable, strings.Join(c.RefColumns, ", "))
+		return fmt.Sprintf("FOREIGN KEY (%s) REFERENCES %s.%s (%s)", cols, ref.DB, ref.Name, strings.Join(c.RefColumns, ", "))
 	}
 	return c.Kind + " (" + cols + ")"
 }
@@ -87,7 +88,7 @@ func (s *Session) addConstraint(tx *catalog.Tx, t *catalog.Table, op *sql.AddCon
 		if c.RefColumns, err = constraintColumns(ref, op.RefColumns); err != nil {
 			return err
 		}
-		c.RefDB, c.RefTable = db, ref.Name
+		c.RefTableID = ref.ID
 	}
 	for _, o := range t.Constraints {
 		if o.Name == c.Name {
@@ -96,7 +97,7 @@ func (s *Session) addConstraint(tx *catalog.Tx, t *catalog.Table, op *sql.AddCon
 	}
 	for _, o := range t.Constraints {
 		if sameConstraint(o, c) {
-			return errorf("Constraint %s has existed, named %s", constraintText(c), o.Name)
+			return errorf("Constraint %s has existed, named %s", constraintText(c, ref), o.Name)
 		}
 	}
 	if ref != nil {
@@ -125,7 +126,7 @@ func dropConstraint(tx *catalog.Tx, t *catalog.Table, name string) error {
 		return nil
 	}
 	refers := func(c catalog.Constraint) bool {
-		return c.Kind == "FOREIGN KEY" && c.RefDB == t.DB && c.RefTable == t.Name && sameColumnSet(c.RefColumns, pk.Columns)
+		return c.Kind == "FOREIGN KEY" && c.RefTableID == t.ID && sameColumnSet(c.RefColumns, pk.Columns)
 	}
 	t.Constraints = slices.DeleteFunc(t.Constraints, refers)
 	for _, db := range tx.DatabaseNames() {
@@ -154,7 +155,46 @@ func (s *Session) showConstraints(st *sql.ShowConstraints) (*Result, error) {
 	cs := slices.Clone(t.Constraints)
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
 	for _, c := range cs {
-		res.Rows = append(res.Rows, []types.Value{str(c.Name), str(c.Kind), str(constraintText(c))})
+		var ref *catalog.Table
+		if c.Kind == "FOREIGN KEY" {
+			if ref = s.tableByID(c.RefTableID); ref == nil {
+				continue // its table went with a DROP DATABASE
+			}
+		}
+		res.Rows = append(res.Rows, []types.Value{str(c.Name), str(c.Kind), str(constraintText(c, ref))})
 	}
 	return res, nil
+}
+
+// tableByID finds a table of the catalog by its id, or nil.
+func (s *Session) tableByID(id int64) *catalog.Table {
+	for _, db := range s.e.cat.Databases() {
+		d, ok := s.e.cat.Database(db)
+		if !ok {
+			continue
+		}
+		for _, t := range d.Tables {
+			if t.ID == id {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// dropReferences removes, as Doris does when a table is dropped, the
+// foreign keys of other tables that reference table id.
+func dropReferences(tx *catalog.Tx, id int64) {
+	refers := func(c catalog.Constraint) bool { return c.Kind == "FOREIGN KEY" && c.RefTableID == id }
+	for _, db := range tx.DatabaseNames() {
+		d, _ := tx.Database(db)
+		for name, o := range d.Tables {
+			if !slices.ContainsFunc(o.Constraints, refers) {
+				continue
+			}
+			o = o.Clone()
+			o.Constraints = slices.DeleteFunc(o.Constraints, refers)
+			d.Tables[name] = o
+		}
+	}
 }

@@ -64,6 +64,7 @@ func (s *Session) createTableLike(st *sql.CreateTable, db string) (*Result, erro
 	}
 	t := src.Clone()
 	t.Name = st.Table.Name
+	t.Constraints = nil // constraints belong to the source table
 	return s.addTable(db, t, st.IfNotExists)
 }
 
