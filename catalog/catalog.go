@@ -135,6 +135,9 @@ type Table struct {
 	Schemas       map[uint32][]StoredCol
 	NextUID       int32
 	CreateTime    int64 // unix ms
+	// Constraints are the informational constraints of ALTER TABLE ADD
+	// CONSTRAINT, in the order they were added.
+	Constraints []Constraint `json:",omitempty"`
 }
 
 // StoredCol is one stored value column of a schema version.
@@ -303,4 +306,27 @@ func (tx *Tx) DropDatabase(name string) { delete(tx.st.DBs, name) }
 // RowPrefix is the key prefix of all rows of the table with id.
 func RowPrefix(id int64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(storage.PrefixRows), uint64(id))
+}
+
+// Constraint is an informational constraint: Doris records it for the
+// planner and never checks the data against it.
+type Constraint struct {
+	Name    string
+	Kind    string   // "PRIMARY KEY", "UNIQUE" or "FOREIGN KEY"
+	Columns []string // as the table spells them
+	// RefTableID and RefColumns are the referenced primary key of a
+	// FOREIGN KEY; the table is kept by id, so a rename keeps the reference
+	// (Doris's TableIdentifier).
+	RefTableID int64    `json:",omitempty"`
+	RefColumns []string `json:",omitempty"`
+}
+
+// DatabaseNames lists the databases in the transaction's catalog, sorted.
+func (tx *Tx) DatabaseNames() []string {
+	names := make([]string, 0, len(tx.st.DBs))
+	for n := range tx.st.DBs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }

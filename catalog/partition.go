@@ -217,3 +217,115 @@ func (t *Table) HasPartition(name string) bool {
 	}
 	return false
 }
+
+// RangeKey is one bound of a RANGE partition, parsed for the partition
+// columns of its table: Doris's PartitionKey.
+type RangeKey struct {
+	types []types.Type
+	b     []bound
+	texts []string // the values as Doris prints them in PartitionKey.toString
+}
+
+// ParseRangeKey parses a range bound of t's partition columns. A tuple
+// shorter than the partition columns is padded with the types' minimum and
+// a MAXVALUE fills the remaining columns with MAXVALUE, as Doris's
+// PartitionKey.createPartitionKey does.
+func (t *Table) ParseRangeKey(vals []string) (RangeKey, error) {
+	var k RangeKey
+	if t.Partition == nil {
+		panic("BUG: ParseRangeKey on a table without partitions")
+	}
+	max := false
+	for i, name := range t.Partition.Columns {
+		c, _ := t.Column(name)
+		if c == nil {
+			return k, fmt.Errorf("partition column %s does not exist", name)
+		}
+		k.types = append(k.types, c.Type)
+		switch {
+		case max || (i < len(vals) && vals[i] == "MAXVALUE"):
+			max = true
+			k.b = append(k.b, bound{max: true})
+			k.texts = append(k.texts, "MAXVALUE")
+		case i >= len(vals) || vals[i] == TypeMinimumText(c.Type):
+			k.b = append(k.b, bound{min: true})
+			k.texts = append(k.texts, TypeMinimumText(c.Type))
+		default:
+			v, err := types.ParseValue(vals[i], c.Type, time.UTC)
+			if err != nil {
+				return k, fmt.Errorf("invalid partition value %q: %w", vals[i], err)
+			}
+			k.b = append(k.b, bound{v: v})
+			k.texts = append(k.texts, types.Format(v, time.UTC))
+		}
+	}
+	return k, nil
+}
+
+// Texts are the bound's values as SHOW CREATE TABLE stores them.
+func (k RangeKey) Texts() []string { return k.texts }
+
+// Compare orders two bounds of the same table's partition columns.
+func (k RangeKey) Compare(o RangeKey) int {
+	for i := range k.b {
+		a, b := k.b[i], o.b[i]
+		switch {
+		case a.max && b.max, a.min && b.min:
+			continue
+		case a.max || b.min:
+			return 1
+		case b.max || a.min:
+			return -1
+		}
+		if c := types.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// String is Doris's PartitionKey.toString, e.g. "types: [INT]; keys: [10]; ".
+func (k RangeKey) String() string {
+	names := make([]string, len(k.types))
+	for i, t := range k.types {
+		names[i] = primitiveName(t)
+	}
+	return "types: [" + strings.Join(names, ", ") + "]; keys: [" + strings.Join(k.texts, ", ") + "]; "
+}
+
+// primitiveName is the name of Doris's PrimitiveType for a column type.
+func primitiveName(t types.Type) string {
+	switch t.Kind {
+	case types.Boolean:
+		return "BOOLEAN"
+	case types.TinyInt:
+		return "TINYINT"
+	case types.SmallInt:
+		return "SMALLINT"
+	case types.Int:
+		return "INT"
+	case types.BigInt:
+		return "BIGINT"
+	case types.LargeInt:
+		return "LARGEINT"
+	case types.Decimal:
+		switch {
+		case t.Precision <= 9:
+			return "DECIMAL32"
+		case t.Precision <= 18:
+			return "DECIMAL64"
+		}
+		return "DECIMAL128"
+	case types.Date:
+		return "DATEV2"
+	case types.DateTime:
+		return "DATETIMEV2"
+	case types.Char:
+		return "CHAR"
+	case types.Varchar:
+		return "VARCHAR"
+	case types.String:
+		return "STRING"
+	}
+	return strings.ToUpper(t.String())
+}

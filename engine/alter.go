@@ -78,6 +78,14 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return nil
 	case *sql.EnableFeature:
 		return enableFeature(t, op)
+	case *sql.AddPartition:
+		return addPartition(t, op)
+	case *sql.DropPartition:
+		return s.dropPartition(tx, t, op)
+	case *sql.AddConstraint:
+		return s.addConstraint(tx, t, op)
+	case *sql.DropConstraint:
+		return dropConstraint(tx, t, op.Name)
 	case *sql.AddRollup:
 		// Rollups are kept as metadata: loadgw answers from the base table.
 		for _, r := range op.Rollups {
@@ -322,6 +330,11 @@ func dropColumn(t *catalog.Table, name string) error {
 			return errorf("Can not drop key column in Unique data model table")
 		}
 		return errorf("Can not drop key column %s with light schema change", name)
+	}
+	for _, ck := range t.ClusterBy {
+		if strings.EqualFold(ck, c.Name) {
+			return errorf("Can not drop cluster key column in Unique data model table")
+		}
 	}
 	if t.Properties["function_column.sequence_col"] != "" && strings.EqualFold(t.Properties["function_column.sequence_col"], c.Name) {
 		return errorf("Can not drop sequence mapping column[%s] in Unique data model table[%s]", c.Name, t.Name)

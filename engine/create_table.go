@@ -64,6 +64,7 @@ func (s *Session) createTableLike(st *sql.CreateTable, db string) (*Result, erro
 	}
 	t := src.Clone()
 	t.Name = st.Table.Name
+	t.Constraints = nil // constraints belong to the source table
 	return s.addTable(db, t, st.IfNotExists)
 }
 
@@ -130,16 +131,8 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		}
 		t.Indexes = append(t.Indexes, ix)
 	}
-	if len(st.ClusterBy) > 0 {
-		if t.Keys != catalog.UniqueKeys {
-			return nil, errorf("Only unique table support cluster key")
-		}
-		for _, c := range st.ClusterBy {
-			if col, _ := t.Column(c); col == nil {
-				return nil, errorf("Cluster key column %s doesn't exist", c)
-			}
-		}
-		t.ClusterBy = st.ClusterBy
+	if err := setClusterKeys(t, st.ClusterBy); err != nil {
+		return nil, err
 	}
 	t.Properties = effectiveProps(given, t.Keys, d.Properties)
 	if t.Keys != catalog.UniqueKeys {
@@ -159,6 +152,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	}
 	if len(t.ClusterBy) > 0 && !t.MergeOnWrite() {
 		return nil, errorf("Cluster keys only support unique keys table which enabled enable_unique_key_merge_on_write")
+	}
+	if len(t.ClusterBy) > 0 && t.Properties["light_schema_change"] != "true" {
+		return nil, errorf("Unique merge-on-write tables with cluster keys require light schema change to be enabled.")
 	}
 	if err := checkSequence(t); err != nil {
 		return nil, err
@@ -255,6 +251,55 @@ func buildDefault(cd *sql.ColumnDef, c *catalog.Column, s *Session) (*catalog.De
 		return &catalog.Default{Kind: catalog.DefaultLiteral, Text: cd.Default.Text}, nil
 	}
 	return nil, errorf("Unsupported default value for '%s'", cd.Name)
+}
+
+// setClusterKeys applies the CLUSTER BY clause with Doris's checks
+// (CreateTableInfo.validateKeyColumns): a Unique Key table only, no column
+// twice, not the unique key itself, existing columns of a key-able type.
+// Names are stored as the columns spell them.
+func setClusterKeys(t *catalog.Table, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	if t.Keys != catalog.UniqueKeys {
+		return errorf("Cluster keys only support unique keys table")
+	}
+	for i, name := range names {
+		for _, prev := range names[:i] {
+			if strings.EqualFold(prev, name) {
+				return errorf("Duplicate cluster key column[%s].", name)
+			}
+		}
+	}
+	var keys []string
+	for _, c := range t.Columns {
+		if c.IsKey {
+			keys = append(keys, c.Name)
+		}
+	}
+	same := true
+	for i := 0; i < len(keys) && i < len(names); i++ {
+		if !strings.EqualFold(keys[i], names[i]) {
+			same = false
+			break
+		}
+	}
+	if same {
+		return errorf("Unique keys and cluster keys should be different.")
+	}
+	cluster := make([]string, 0, len(names))
+	for _, name := range names {
+		c, _ := t.Column(name)
+		if c == nil {
+			return errorf("Cluster key column[%s] doesn't exist.", name)
+		}
+		if err := checkKeyType(c); err != nil {
+			return err
+		}
+		cluster = append(cluster, c.Name)
+	}
+	t.ClusterBy = cluster
+	return nil
 }
 
 // setKeys applies the KEY clause (or Doris's implicit keys) and checks the

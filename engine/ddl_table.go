@@ -172,6 +172,7 @@ func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
 		}
 		upsert.DeleteTableData(tx.Batch, t.ID)
 		delete(d.Tables, st.Table.Name)
+		dropReferences(tx, t.ID)
 		return nil
 	})
 	return execResult(err)

@@ -133,6 +133,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showCreateTable(st)
 	case *sql.ShowPartitions:
 		return s.showPartitions(st)
+	case *sql.ShowConstraints:
+		return s.showConstraints(st)
 	case *sql.AlterTable:
 		return s.alterTable(st)
 	case *sql.Insert:

@@ -557,3 +557,11 @@ func (*Insert) stmtNode()                 {}
 func (*Select) stmtNode()                 {}
 func (*Update) stmtNode()                 {}
 func (*Delete) stmtNode()                 {}
+
+// ShowConstraints is SHOW CONSTRAINTS FROM Table.
+type ShowConstraints struct {
+	Span
+	Table TableName
+}
+
+func (*ShowConstraints) stmtNode() {}

@@ -170,3 +170,21 @@ func (*ReplaceTable) alterOp()        {}
 func (*ModifyDistribution) alterOp()  {}
 func (*AddIndex) alterOp()            {}
 func (*DropIndexOp) alterOp()         {}
+
+// AddConstraint is ADD CONSTRAINT name PRIMARY KEY (cols) | UNIQUE (cols) |
+// FOREIGN KEY (cols) REFERENCES table (cols): an informational constraint.
+type AddConstraint struct {
+	Name       string
+	Kind       string // "PRIMARY KEY", "UNIQUE" or "FOREIGN KEY"
+	Columns    []string
+	RefTable   TableName // FOREIGN KEY only
+	RefColumns []string  // FOREIGN KEY only
+}
+
+// DropConstraint is DROP CONSTRAINT name.
+type DropConstraint struct {
+	Name string
+}
+
+func (*AddConstraint) alterOp()  {}
+func (*DropConstraint) alterOp() {}

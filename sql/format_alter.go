@@ -108,6 +108,13 @@ func (w *writer) alterOpPartition(op AlterOp) {
 		w.indexTail(x)
 	case *DropIndexOp:
 		w.p("DROP INDEX ", ifExists(op.IfExists), QuoteIdent(op.Name))
+	case *AddConstraint:
+		w.p("ADD CONSTRAINT ", QuoteIdent(op.Name), " ", op.Kind, " ", identList(op.Columns))
+		if op.Kind == "FOREIGN KEY" {
+			w.p(" REFERENCES ", tableName(op.RefTable), " ", identList(op.RefColumns))
+		}
+	case *DropConstraint:
+		w.p("DROP CONSTRAINT ", QuoteIdent(op.Name))
 	default:
 		w.p(fmt.Sprintf("<%T>", op))
 	}

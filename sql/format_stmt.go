@@ -77,6 +77,8 @@ func (w *writer) simpleStmt(s Statement) {
 		w.p("SHOW CREATE TABLE ", tableName(s.Table))
 	case *ShowPartitions:
 		w.p("SHOW ", flag(s.Temporary, "TEMPORARY "), "PARTITIONS FROM ", tableName(s.Table))
+	case *ShowConstraints:
+		w.p("SHOW CONSTRAINTS FROM ", tableName(s.Table))
 	case *ShowColumns:
 		w.p("SHOW ", flag(s.Full, "FULL "), "COLUMNS FROM ", tableName(s.Table))
 	case *ShowVariables:

@@ -112,6 +112,8 @@ func (p *parser) alterAdd(start int) AlterOp {
 		}
 	case p.isKw("INDEX"):
 		return &AddIndex{Index: p.indexDef()}
+	case p.acceptKw("CONSTRAINT"):
+		return p.addConstraint()
 	}
 	p.noViable(start)
 	return nil
@@ -143,6 +145,8 @@ func (p *parser) alterDrop(start int) AlterOp {
 		op := &DropIndexOp{IfExists: p.acceptKws("IF", "EXISTS")}
 		op.Name = p.ident()
 		return op
+	case p.acceptKw("CONSTRAINT"):
+		return &DropConstraint{Name: p.ident()}
 	}
 	p.noViable(start)
 	return nil
@@ -215,4 +219,25 @@ func (p *parser) alterRename() AlterOp {
 		return &RenamePartition{Old: p.ident(), New: p.ident()}
 	}
 	return &RenameTable{New: p.ident()}
+}
+
+// addConstraint parses what follows ADD CONSTRAINT.
+func (p *parser) addConstraint() AlterOp {
+	op := &AddConstraint{Name: p.ident()}
+	switch {
+	case p.acceptKws("PRIMARY", "KEY"):
+		op.Kind = "PRIMARY KEY"
+	case p.acceptKw("UNIQUE"):
+		op.Kind = "UNIQUE"
+	default:
+		p.expectKw("FOREIGN", "KEY")
+		op.Kind = "FOREIGN KEY"
+	}
+	op.Columns = p.identList()
+	if op.Kind == "FOREIGN KEY" {
+		p.expectKw("REFERENCES")
+		op.RefTable = p.tableName()
+		op.RefColumns = p.identList()
+	}
+	return op
 }

@@ -182,6 +182,9 @@ func (p *parser) show() Statement {
 		p.expectKw("PARTITIONS", "FROM")
 		s.Table = p.tableName()
 		return s
+	case !full && p.acceptKw("CONSTRAINTS"):
+		p.expectKw("FROM")
+		return &ShowConstraints{Table: p.tableName()}
 	case !full:
 		if s := p.showVariables(); s != nil {
 			return s
