@@ -9,8 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"loadgw/clock"
-	"loadgw/engine"
+	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -189,21 +188,23 @@ func TestModel(t *testing.T) {
 			rt.Fatal(err)
 		}
 		defer removeAll(dir)
-		e, err := engine.Open(dir, engine.Options{Clock: clock.NewManual(time.Unix(1e9, 0)), TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 1 << 20}})
+		s, err := openStore(dir, storage.Options{CacheBytes: 1 << 20})
 		if err != nil {
 			rt.Fatal(err)
 		}
-		defer e.Close()
+		defer s.db.Close()
 		withSeq := rapid.Bool().Draw(rt, "withSeq")
-		props := `"enable_unique_key_skip_bitmap_column" = "true"`
+		props := map[string]string{"enable_unique_key_skip_bitmap_column": "true"}
 		if withSeq {
-			props += `, "function_column.sequence_col" = "seq"`
+			props["function_column.sequence_col"] = "seq"
 		}
-		s := e.NewSession("")
-		if _, err := s.Execute("CREATE DATABASE d; CREATE TABLE d.t (k BIGINT, a BIGINT, b VARCHAR(8) DEFAULT \"d\", c BIGINT NOT NULL DEFAULT \"0\", seq BIGINT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES (" + props + ")"); err != nil {
-			rt.Fatal(err)
-		}
-		tbl, _ := e.Catalog().Table("d", "t")
+		b := column("b", types.Type{Kind: types.Varchar, Len: 8})
+		b.Default = &catalog.Default{Kind: catalog.DefaultLiteral, Text: "d"}
+		c := column("c", typ(types.BigInt))
+		c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
+		tbl := s.newTable("t", catalog.UniqueKeys, 1, props,
+			column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+		rc := catalog.NewRowCodec(tbl)
 		col := func(name string) int { _, i := tbl.Column(name); return i }
 		ck, ca, cb, cc, cs, cd := col("k"), col("a"), col("b"), col("c"), col("seq"), col("__DORIS_DELETE_SIGN__")
 		hidden, _ := tbl.Sequence()
@@ -214,7 +215,7 @@ func TestModel(t *testing.T) {
 			if rapid.Bool().Draw(rt, "spill") {
 				mem = 1
 			}
-			st := e.Writer().NewStager(e.Codec(tbl), int64(txn+1), mem)
+			st := s.w.NewStager(rc, int64(txn+1), mem)
 			if flexible {
 				st.SetPartial(&upsert.Partial{Flexible: true, Now: time.Unix(1e9, 0), Loc: time.UTC})
 			}
@@ -281,17 +282,13 @@ func TestModel(t *testing.T) {
 				rt.Fatal(err)
 			}
 			m.apply(flexible, keys, rows)
-			res, err := s.Execute("SELECT k, a, b, c, seq FROM d.t ORDER BY k")
+			table, err := s.rows(tbl, "k", "a", "b", "c", "seq")
 			if err != nil {
 				rt.Fatal(err)
 			}
 			var got strings.Builder
-			for _, r := range res.Rows {
-				parts := make([]string, len(r))
-				for i, v := range r {
-					parts[i] = types.Format(v, time.UTC)
-				}
-				got.WriteString(strings.Join(parts, "|") + "\n")
+			for _, r := range table {
+				got.WriteString(r + "\n")
 			}
 			if got.String() != m.dump() {
 				rt.Fatalf("after transaction %d (flexible %v, seq %v):\ntable:\n%smodel:\n%s", txn, flexible, withSeq, got.String(), m.dump())

@@ -2,52 +2,41 @@ package upsert_test
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
-	"time"
 
-	"loadgw/clock"
-	"loadgw/engine"
+	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/types"
-	"loadgw/upsert"
 )
 
 // TestStagedCommitMatchesInMemoryCommit writes the same transactions once
 // through the in-memory path and once spilled to the staging range and
 // published by ingestion, for every table model, and expects equal tables.
 func TestStagedCommitMatchesInMemoryCommit(t *testing.T) {
-	e, err := engine.Open(t.TempDir(), engine.Options{Clock: clock.NewManual(time.Unix(1e9, 0)), TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 4 << 20}})
+	s, err := openStore(t.TempDir(), storage.Options{CacheBytes: 4 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
-	s := e.NewSession("")
-	exec := func(q string) *engine.Result {
-		t.Helper()
-		res, err := s.Execute(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return res
+	defer s.db.Close()
+	models := map[string]struct {
+		keys  catalog.KeysType
+		props map[string]string
+	}{
+		"dup": {catalog.DupKeys, nil},
+		"mow": {catalog.UniqueKeys, nil},
+		"mor": {catalog.UniqueKeys, map[string]string{"enable_unique_key_merge_on_write": "false"}},
+		"agg": {catalog.AggKeys, nil},
 	}
-	exec("CREATE DATABASE d")
-	models := map[string]string{
-		"dup": "DUPLICATE KEY(k)",
-		"mow": "UNIQUE KEY(k)",
-		"mor": `UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("enable_unique_key_merge_on_write" = "false")`,
-		"agg": "AGGREGATE KEY(k)",
-	}
-	for name, keys := range models {
-		cols := "k INT, v VARCHAR(8), n BIGINT"
-		if name == "agg" {
-			cols = "k INT, v VARCHAR(8) REPLACE, n BIGINT SUM"
-		}
-		if !strings.Contains(keys, "DISTRIBUTED") {
-			keys += " DISTRIBUTED BY HASH(k) BUCKETS 1"
-		}
+	for name, model := range models {
+		tables := map[string]*catalog.Table{}
 		for _, suffix := range []string{"_mem", "_staged"} {
-			exec(fmt.Sprintf("CREATE TABLE d.%s%s (%s) %s", name, suffix, cols, keys))
+			v, n := column("v", types.Type{Kind: types.Varchar, Len: 8}), column("n", typ(types.BigInt))
+			if name == "agg" {
+				v.Agg, n.Agg = "REPLACE", "SUM"
+			}
+			tables[suffix] = s.newTable(name+suffix, model.keys, 1, model.props, column("k", typ(types.Int)), v, n)
 		}
 		// Two transactions with repeated keys, within and across them.
 		batches := [][][3]any{
@@ -56,15 +45,12 @@ func TestStagedCommitMatchesInMemoryCommit(t *testing.T) {
 		}
 		for i, batch := range batches {
 			for _, suffix := range []string{"_mem", "_staged"} {
-				tbl, err := e.Catalog().Table("d", name+suffix)
-				if err != nil {
-					t.Fatal(err)
-				}
+				tbl := tables[suffix]
 				mem := 1 << 30
 				if suffix == "_staged" {
 					mem = 1 // spill from the first row
 				}
-				st := e.Writer().NewStager(e.Codec(tbl), int64(100*i+len(suffix)), mem)
+				st := s.w.NewStager(catalog.NewRowCodec(tbl), int64(100*i+len(suffix)), mem)
 				for _, r := range batch {
 					row := make([]types.Value, len(tbl.Columns))
 					row[0] = types.NewInt(types.Int, int64(r[0].(int)))
@@ -85,55 +71,55 @@ func TestStagedCommitMatchesInMemoryCommit(t *testing.T) {
 				}
 			}
 		}
-		q := "SELECT k, v, n FROM d.%s ORDER BY k, v, n"
-		a := fmt.Sprint(exec(fmt.Sprintf(q, name+"_mem")).Rows)
-		b := fmt.Sprint(exec(fmt.Sprintf(q, name+"_staged")).Rows)
-		if a != b {
-			t.Errorf("%s: in memory %s, staged %s", name, a, b)
+		var got [2]string
+		for i, suffix := range []string{"_mem", "_staged"} {
+			rows, err := s.rows(tables[suffix], "k", "v", "n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sort.Strings(rows)
+			got[i] = fmt.Sprint(rows)
 		}
-		if name == "mow" && !strings.Contains(a, "c3") {
-			t.Errorf("mow: newest version lost: %s", a)
+		if got[0] != got[1] {
+			t.Errorf("%s: in memory %s, staged %s", name, got[0], got[1])
+		}
+		if name == "mow" && !strings.Contains(got[0], "c3") {
+			t.Errorf("mow: newest version lost: %s", got[0])
 		}
 	}
 	// Nothing is left in the staging ranges.
-	it, err := e.Store().NewIter([]byte(storage.PrefixStage), storage.PrefixEnd([]byte(storage.PrefixStage)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
-	if it.First() {
-		t.Errorf("staging range not empty: %q", it.Key())
+	if n, err := s.staged(0); err != nil || n != 0 {
+		t.Errorf("staging ranges: %d keys (%v), want none", n, err)
 	}
 }
 
+// TestDiscardDropsStagedRows: Discard removes the rows a Stager spilled to
+// the store (300 rows of 64 KiB reach it, past one spill batch of 16 MiB),
+// and none of them is visible.
 func TestDiscardDropsStagedRows(t *testing.T) {
-	e, err := engine.Open(t.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 4 << 20}})
+	s, err := openStore(t.TempDir(), storage.Options{CacheBytes: 4 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
-	s := e.NewSession("")
-	if _, err := s.Execute("CREATE DATABASE d; CREATE TABLE d.t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, _ := e.Catalog().Table("d", "t")
-	st := e.Writer().NewStager(e.Codec(tbl), 7, 1)
-	for i := 0; i < 100; i++ {
-		if err := st.Add([]types.Value{types.NewInt(types.Int, int64(i)), types.NewInt(types.Int, 1)}); err != nil {
+	defer s.db.Close()
+	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.Int)), column("v", typ(types.String)))
+	st := s.w.NewStager(catalog.NewRowCodec(tbl), 7, 1)
+	big := types.NewString(types.String, strings.Repeat("x", 64<<10))
+	for i := 0; i < 300; i++ {
+		if err := st.Add([]types.Value{types.NewInt(types.Int, int64(i)), big}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if n, err := s.staged(7); err != nil || n == 0 {
+		t.Fatalf("%d staged keys (%v) before Discard, want some", n, err)
 	}
 	if err := st.Discard(); err != nil {
 		t.Fatal(err)
 	}
-	p := upsert.StagePrefix(7)
-	it, _ := e.Store().NewIter(p, storage.PrefixEnd(p))
-	defer it.Close()
-	if it.First() {
-		t.Fatal("staged rows left after Discard")
+	if n, err := s.staged(7); err != nil || n != 0 {
+		t.Fatalf("%d staged keys (%v) after Discard, want none", n, err)
 	}
-	res, _ := s.Execute("SELECT COUNT(*) FROM d.t")
-	if res.Rows[0][0].I != 0 {
-		t.Fatal("discarded rows visible")
+	if rows, err := s.rows(tbl, "k"); err != nil || len(rows) != 0 {
+		t.Fatalf("discarded rows visible: %v (%v)", rows, err)
 	}
 }

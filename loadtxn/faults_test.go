@@ -1,4 +1,4 @@
-package upsert_test
+package loadtxn_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"loadgw/clock"
 	"loadgw/engine"
 	"loadgw/labels"
+	"loadgw/loadtxn"
 	"loadgw/storage"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -19,12 +20,13 @@ import (
 // faultEnv is a store on a file system that fails on demand, with a
 // Row Binlog + row TTL table d.t.
 type faultEnv struct {
-	t    *testing.T
-	f    *storage.Faults
-	clk  *clock.Manual
-	e    *engine.Engine
-	txns *labels.Store
-	n    int // rows loaded so far, for unique keys and labels
+	t     *testing.T
+	f     *storage.Faults
+	clk   *clock.Manual
+	e     *engine.Engine
+	txns  *labels.Store
+	loads *loadtxn.Manager
+	n     int // loads so far, for unique keys and labels
 	// expiry is the row TTL of the rows loaded.
 	expiry time.Time
 }
@@ -44,7 +46,7 @@ func openFaultEnv(t *testing.T, f *storage.Faults, clk *clock.Manual, create boo
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &faultEnv{t: t, f: f, clk: clk, e: e, txns: txns, expiry: time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)}
+	v := &faultEnv{t: t, f: f, clk: clk, e: e, txns: txns, loads: loadtxn.New(e, txns, loadtxn.Options{}), expiry: time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)}
 	if create {
 		if _, err := e.NewSession("").Execute("CREATE DATABASE d; " + faultTable); err != nil {
 			t.Fatal(err)
@@ -53,69 +55,58 @@ func openFaultEnv(t *testing.T, f *storage.Faults, clk *clock.Manual, create boo
 	return v
 }
 
-// stage begins a txn and stages rows rows; mem 1 spills from the first row.
-func (v *faultEnv) stage(rows, mem int) (*labels.Txn, *upsert.Stager, error) {
+// stage begins a load and stages rows rows; mem 1 spills from the first
+// row.
+func (v *faultEnv) stage(rows, mem int) (*loadtxn.Txn, error) {
 	v.n++
-	txn, err := v.txns.Begin("d", fmt.Sprintf("l%d", v.n), "t")
+	tbl, err := v.e.Catalog().Table("d", "t")
 	if err != nil {
 		v.t.Fatal(err)
 	}
-	tbl, _ := v.e.Catalog().Table("d", "t")
-	st := v.e.Writer().NewStager(v.e.Codec(tbl), txn.ID, mem)
+	x, err := v.loads.Begin("d", fmt.Sprintf("l%d", v.n), tbl)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	x.Stage(loadtxn.StageOptions{MemBytes: mem})
 	for i := 0; i < rows; i++ {
 		ts := types.NewDateTime(v.clk.Now().UnixMicro(), 0)
 		row := []types.Value{types.NewInt(types.Int, int64(100*v.n+i)), types.NewString(types.Varchar, "x"), ts,
 			types.NewDateTime(v.expiry.UnixMicro(), 0), types.NewInt(types.BigInt, 0), types.NewInt(types.TinyInt, 0), types.NewInt(types.BigInt, 0)}
-		if err := st.Add(row); err != nil {
-			return txn, st, err
+		if err := x.Add(row, nil); err != nil {
+			return x, err
 		}
 	}
-	return txn, st, nil
+	return x, nil
 }
 
 // load runs a whole stream load as httpapi does: stage, commit with the
 // VISIBLE record, abort on failure.
 func (v *faultEnv) load(rows, mem int) error {
-	txn, st, err := v.stage(rows, mem)
+	x, err := v.stage(rows, mem)
 	if err == nil {
-		_, err = st.Commit(func(b *storage.Batch, tso uint64) error { return v.txns.WriteCommit(b, txn, tso) })
-		if err == nil {
-			v.txns.Published(txn)
-			return nil
-		}
-		v.txns.WriteFailed(txn)
+		err = x.Commit()
 	}
-	_ = st.Discard()
-	_ = v.txns.Abort(txn.ID, err.Error())
+	if err != nil {
+		x.Abort(err.Error())
+	}
 	return err
 }
 
 // precommit runs a two-phase-commit load up to PRECOMMITTED.
-func (v *faultEnv) precommit(rows int) (*labels.Txn, error) {
-	txn, st, err := v.stage(rows, 1<<20)
+func (v *faultEnv) precommit(rows int) (*loadtxn.Txn, error) {
+	x, err := v.stage(rows, 1<<20)
 	if err == nil {
-		err = st.Persist(func(b *storage.Batch) error { return v.txns.WritePrecommit(b, txn) })
-		if err == nil {
-			v.txns.Published(txn)
-			return txn, nil
-		}
-		v.txns.WriteFailed(txn)
+		err = x.Precommit()
 	}
-	_ = st.Discard()
-	_ = v.txns.Abort(txn.ID, err.Error())
-	return txn, err
+	if err != nil {
+		x.Abort(err.Error())
+	}
+	return x, err
 }
 
 // commit2PC commits a pre-committed load as httpapi does.
-func (v *faultEnv) commit2PC(txn *labels.Txn) error {
-	tbl, _ := v.e.Catalog().Table("d", "t")
-	_, err := v.e.Writer().CommitStaged(v.e.Codec(tbl), txn.ID, func(b *storage.Batch, tso uint64) error { return v.txns.WriteCommit(b, txn, tso) })
-	if err != nil {
-		v.txns.WriteFailed(txn)
-		return err
-	}
-	v.txns.Published(txn)
-	return nil
+func (v *faultEnv) commit2PC(x *loadtxn.Txn) error {
+	return v.loads.Commit2PC("d", labels.ByID(x.ID()))
 }
 
 // state is everything a reader sees: the table, the change records, the
@@ -263,7 +254,7 @@ func TestFaultsStopTheStore(t *testing.T) {
 	load := func(mem int) func(v *faultEnv) func() error {
 		return func(v *faultEnv) func() error { return func() error { return v.load(10, mem) } }
 	}
-	precommitted := func(v *faultEnv) *labels.Txn {
+	precommitted := func(v *faultEnv) *loadtxn.Txn {
 		txn, err := v.precommit(5)
 		if err != nil {
 			t.Fatal(err)
@@ -301,14 +292,15 @@ func TestFaultsStopTheStore(t *testing.T) {
 		}, false, false},
 		{"2pc abort: WAL sync", walSync, func(v *faultEnv) func() error {
 			txn := precommitted(v)
-			return func() error { _, err := v.txns.Abort2PC("d", labels.ByID(txn.ID)); return err }
+			return func() error { return v.loads.Abort2PC("d", labels.ByID(txn.ID())) }
 		}, false, false},
 		{"2pc abort: dropping staged rows, WAL sync", walSync, func(v *faultEnv) func() error {
 			txn := precommitted(v)
-			if _, err := v.txns.Abort2PC("d", labels.ByID(txn.ID)); err != nil {
+			// The first half of loadtxn.Manager.Abort2PC; the op is its second.
+			if _, err := v.txns.Abort2PC("d", labels.ByID(txn.ID())); err != nil {
 				t.Fatal(err)
 			}
-			return func() error { return upsert.DropStaged(v.e.Store(), txn.ID) }
+			return func() error { return upsert.DropStaged(v.e.Store(), txn.ID()) }
 		}, true, false},
 		{"ttl reclamation: WAL sync", walSync, func(v *faultEnv) func() error {
 			expired(v)
@@ -320,7 +312,7 @@ func TestFaultsStopTheStore(t *testing.T) {
 		}, false, false},
 		{"label expiry: WAL write", walWrite, func(v *faultEnv) func() error {
 			expired(v)
-			return func() error { _, err := v.txns.Expire(v.clk.Now()); return err }
+			return func() error { return v.loads.ExpireLabels(v.clk.Now()) }
 		}, false, true},
 	}
 	for _, c := range cases {
@@ -349,11 +341,7 @@ func TestFaultsStopTheStore(t *testing.T) {
 			w := openFaultEnv(t, v.f.Crash(), clk, false)
 			defer w.e.Close()
 			w.n = 1000 // new labels
-			keep := map[int64]bool{}
-			for _, txn := range w.txns.Precommitted() {
-				keep[txn.ID] = true
-			}
-			if _, err := upsert.DropStagedExcept(w.e.Store(), func(id int64) bool { return keep[id] }); err != nil {
+			if _, err := w.loads.Recover(); err != nil {
 				t.Fatal(err)
 			}
 			want := strings.SplitN(before, "\n", 4)[:3]
