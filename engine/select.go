@@ -75,7 +75,7 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr
 			return nil, err
 		}
 		if p.t != nil {
-			if err := ttl.CheckRead(p.t, ttl.Read{Hint: st.Hint}); err != nil {
+			if err := ttl.CheckRead(p.t, ttl.Read{Hint: strings.Join(append([]string{st.Hint}, st.RelationHints...), " ")}); err != nil {
 				return nil, err
 			}
 		}
