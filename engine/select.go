@@ -65,6 +65,7 @@ func (s *Session) query(st *sql.Select) (*Result, error) {
 
 func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr error) {
 	p := &plan{scope: &expr.Scope{}, distinct: st.Distinct, limit: st.Limit}
+	s.resolveVars(st)
 	defer func() {
 		if retErr != nil && p.snap != nil {
 			p.snap.Close()

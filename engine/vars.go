@@ -19,7 +19,8 @@ type varKind uint8
 
 const (
 	varBool   varKind = iota // true/false; SET takes ON, OFF, 1, 0 too
-	varInt                   // a 64-bit integer
+	varInt                   // a 32-bit integer (a Java int)
+	varLong                  // a 64-bit integer (a Java long)
 	varDouble                // a floating-point number, shown as Java shows it
 	varString                // any text
 	varZone                  // a time zone name, applied to the session
@@ -156,8 +157,12 @@ func (s *Session) varValue(it sql.SetItem, name string, d varDef) (string, error
 			return "false", nil
 		}
 		return "", errorf("Variable '%s' can't be set to the value of '%s'", name, val)
-	case varInt:
-		n, err := strconv.ParseInt(val, 10, 64)
+	case varInt, varLong:
+		bits := 64
+		if d.kind == varInt {
+			bits = 32
+		}
+		n, err := strconv.ParseInt(val, 10, bits)
 		if err != nil {
 			return "", errorf("Incorrect argument type to variable '%s'", name)
 		}
@@ -202,6 +207,11 @@ func (s *Session) constString(e expr.Expr) (string, error) {
 	if ref, ok := e.(*expr.ColumnRef); ok && ref.Table == "" {
 		return ref.Name, nil // SET x = ON / SET sql_mode = ANSI
 	}
+	expr.Walk(e, func(e expr.Expr) {
+		if v, ok := e.(*expr.Variable); ok {
+			v.Value = s.varLiteral(v)
+		}
+	})
 	c, err := expr.Bind(e, &expr.Scope{})
 	if err != nil {
 		return "", err

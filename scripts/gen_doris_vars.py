@@ -137,7 +137,7 @@ def default(d):
         return java_double(float(v))
     return str(int(v))
 
-KIND = {'boolean': 'varBool', 'int': 'varInt', 'long': 'varInt', 'short': 'varInt',
+KIND = {'boolean': 'varBool', 'int': 'varInt', 'long': 'varLong', 'short': 'varInt',
         'byte': 'varInt', 'double': 'varDouble', 'float': 'varDouble', 'String': 'varString'}
 FLAG = {'GLOBAL': 'varGlobal', 'READ_ONLY': 'varReadOnly', 'INVISIBLE': 'varInvisible',
         'SESSION_ONLY': 'varSessionOnly'}
