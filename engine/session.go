@@ -133,7 +133,7 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 	case *sql.Insert:
 		return s.insert(st)
 	case *sql.Select:
-		return s.query(st)
+		return s.query(s.withDefaultLimit(st))
 	case *sql.Update:
 		return s.update(st)
 	case *sql.Delete:
