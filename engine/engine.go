@@ -42,6 +42,7 @@ type Engine struct {
 	clock   clock.Clock
 	codecMu sync.Mutex
 	codecs  map[*catalog.Table]*catalog.RowCodec
+	globals globalVars
 }
 
 // Open opens the engine on the store in dir.

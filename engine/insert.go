@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,12 +75,14 @@ func (s *Session) insertRows(st *sql.Insert, b *mapping.Builder, ninputs int, ct
 		input = res.Rows
 	}
 	rows := make([][]types.Value, 0, len(st.Rows)+len(input))
+	filtered := 0
 	for _, vals := range st.Rows {
 		if len(vals) != ninputs {
 			return nil, errorf("Column count doesn't match value count")
 		}
 		row, err := valuesRow(b, vals, ctx)
 		if errors.Is(err, mapping.ErrFiltered) {
+			filtered++
 			continue
 		}
 		if err != nil {
@@ -90,6 +93,7 @@ func (s *Session) insertRows(st *sql.Insert, b *mapping.Builder, ninputs int, ct
 	for _, in := range input {
 		row, err := queryRow(b, in)
 		if errors.Is(err, mapping.ErrFiltered) {
+			filtered++
 			continue
 		}
 		if err != nil {
@@ -97,7 +101,18 @@ func (s *Session) insertRows(st *sql.Insert, b *mapping.Builder, ninputs int, ct
 		}
 		rows = append(rows, row)
 	}
-	return rows, nil
+	return rows, s.checkFilterRatio(filtered, len(rows))
+}
+
+// checkFilterRatio refuses a non-strict INSERT that filtered more than
+// insert_max_filter_ratio of its rows, as Doris's AbstractInsertExecutor
+// does. (A strict INSERT stops at the first filtered row.)
+func (s *Session) checkFilterRatio(filtered, loaded int) error {
+	ratio, err := strconv.ParseFloat(s.Var("insert_max_filter_ratio"), 64)
+	if err != nil || float64(filtered) <= ratio*float64(filtered+loaded) {
+		return nil
+	}
+	return errorf("Insert has too many filtered data %d/%d insert_max_filter_ratio is %f", filtered, filtered+loaded, ratio)
 }
 
 // valuesRow evaluates one VALUES tuple into a table row.

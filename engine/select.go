@@ -65,6 +65,7 @@ func (s *Session) query(st *sql.Select) (*Result, error) {
 
 func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr error) {
 	p := &plan{scope: &expr.Scope{}, distinct: st.Distinct, limit: st.Limit}
+	s.resolveVars(st)
 	defer func() {
 		if retErr != nil && p.snap != nil {
 			p.snap.Close()
@@ -75,7 +76,7 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr
 			return nil, err
 		}
 		if p.t != nil {
-			if err := ttl.CheckRead(p.t, ttl.Read{Hint: st.Hint}); err != nil {
+			if err := ttl.CheckRead(p.t, ttl.Read{Hint: strings.Join(append([]string{st.Hint}, st.RelationHints...), " ")}); err != nil {
 				return nil, err
 			}
 		}

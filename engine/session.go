@@ -46,8 +46,7 @@ type Session struct {
 // NewSession starts a session whose current database is db ("" for none).
 func (e *Engine) NewSession(db string) *Session {
 	s := &Session{e: e, db: db, vars: map[string]string{}}
-	s.vars["time_zone"] = e.opts.TimeZone
-	loc, err := LoadZone(e.opts.TimeZone)
+	loc, err := LoadZone(e.defaultVar("time_zone", dorisVars["time_zone"]))
 	if err != nil {
 		loc = time.UTC
 	}
@@ -66,7 +65,7 @@ func (s *Session) Var(name string) string {
 	if v, ok := s.vars[name]; ok {
 		return v
 	}
-	return sessionVars[name].def
+	return s.e.defaultVar(name, dorisVars[name])
 }
 
 // ShowHidden reports SET show_hidden_columns = true.
@@ -140,7 +139,7 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 	case *sql.Insert:
 		return s.insert(st)
 	case *sql.Select:
-		return s.query(st)
+		return s.query(s.withDefaultLimit(st))
 	case *sql.Update:
 		return s.update(st)
 	case *sql.Delete:

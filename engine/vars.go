@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -13,47 +14,52 @@ import (
 	"loadgw/types"
 )
 
-type sessionVar struct {
-	def  string
-	kind string // bool, int, string, zone
+// varKind is how a variable's value is checked and shown.
+type varKind uint8
+
+const (
+	varBool   varKind = iota // true/false; SET takes ON, OFF, 1, 0 too
+	varInt                   // a 32-bit integer (a Java int)
+	varLong                  // a 64-bit integer (a Java long)
+	varDouble                // a floating-point number, shown as Java shows it
+	varString                // any text
+	varZone                  // a time zone name, applied to the session
+)
+
+// varFlags are Doris's VariableMgr flags of a variable.
+type varFlags uint8
+
+const (
+	varGlobal      varFlags = 1 << iota // set only with SET GLOBAL
+	varSessionOnly                      // never with SET GLOBAL
+	varReadOnly                         // never set
+	varInvisible                        // settable, not in SHOW VARIABLES
+	varRemoved                          // settable, not in SHOW VARIABLES
+)
+
+// varDef is one variable of dorisVars.
+type varDef struct {
+	def    string // the value Doris shows by default; "" for zones: the engine's
+	kind   varKind
+	flags  varFlags
+	prefix string // SHOW VARIABLES shows prefix+name ("experimental_")
 }
 
-// sessionVars are the session variables loadgw knows, with Doris's defaults.
-// Setting an unknown one fails as in Doris.
-var sessionVars = map[string]sessionVar{
-	"time_zone":                           {def: "", kind: "zone"},
-	"show_hidden_columns":                 {def: "false", kind: "bool"},
-	"enable_unique_key_partial_update":    {def: "false", kind: "bool"},
-	"partial_update_new_key_behavior":     {def: "APPEND", kind: "string"},
-	"enable_insert_strict":                {def: "true", kind: "bool"},
-	"insert_max_filter_ratio":             {def: "1.0", kind: "string"},
-	"sql_mode":                            {def: "ONLY_FULL_GROUP_BY", kind: "string"},
-	"query_timeout":                       {def: "900", kind: "int"},
-	"insert_timeout":                      {def: "14400", kind: "int"},
-	"exec_mem_limit":                      {def: "2147483648", kind: "int"},
-	"parallel_pipeline_task_num":          {def: "0", kind: "int"},
-	"enable_nereids_planner":              {def: "true", kind: "bool"},
-	"enable_fallback_to_original_planner": {def: "false", kind: "bool"},
-	"skip_delete_bitmap":                  {def: "false", kind: "bool"},
-	"require_sequence_in_insert":          {def: "true", kind: "bool"},
-	"skip_delete_sign":                    {def: "false", kind: "bool"},
-	"skip_storage_engine_merge":           {def: "false", kind: "bool"},
-	"enable_profile":                      {def: "false", kind: "bool"},
-	"group_commit":                        {def: "off_mode", kind: "string"},
-	"character_set_client":                {def: "utf8mb4", kind: "string"},
-	"character_set_results":               {def: "utf8mb4", kind: "string"},
-	"autocommit":                          {def: "true", kind: "bool"},
-	"max_allowed_packet":                  {def: "16777216", kind: "int"},
-	"net_write_timeout":                   {def: "600", kind: "int"},
-	"net_read_timeout":                    {def: "600", kind: "int"},
-	"wait_timeout":                        {def: "28800", kind: "int"},
-	"interactive_timeout":                 {def: "3600", kind: "int"},
-	"tx_isolation":                        {def: "REPEATABLE-READ", kind: "string"},
-	"transaction_isolation":               {def: "REPEATABLE-READ", kind: "string"},
-	"lower_case_table_names":              {def: "0", kind: "int"},
-	"batch_size":                          {def: "4064", kind: "int"},
-	"enable_strict_cast":                  {def: "false", kind: "bool"},
-	"div_precision_increment":             {def: "4", kind: "int"},
+// lookupVar finds a variable by name, with or without its display prefix,
+// as Doris's VariableMgr.getVarContext does.
+func lookupVar(name string) (string, varDef, bool) {
+	name = strings.ToLower(name)
+	if d, ok := dorisVars[name]; ok {
+		return name, d, true
+	}
+	for _, p := range []string{"experimental_", "deprecated_"} {
+		if n, ok := strings.CutPrefix(name, p); ok {
+			if d, ok := dorisVars[n]; ok {
+				return n, d, true
+			}
+		}
+	}
+	return name, varDef{}, false
 }
 
 var offsetZone = regexp.MustCompile(`^([+-])(\d{1,2}):(\d{2})$`)
@@ -98,39 +104,102 @@ func (s *Session) set(st *sql.SetVar) (*Result, error) {
 		if it.UserVar {
 			continue
 		}
-		name := strings.ToLower(it.Name)
-		sv, ok := sessionVars[name]
-		if !ok {
-			return nil, errorf("Unknown system variable '%s'", it.Name)
-		}
-		val, err := s.constString(it.Value)
-		if err != nil {
+		if err := s.setItem(it); err != nil {
 			return nil, err
 		}
-		switch sv.kind {
-		case "bool":
-			switch strings.ToLower(val) {
-			case "true", "1", "on":
-				val = "true"
-			case "false", "0", "off":
-				val = "false"
-			default:
-				return nil, errorf("Variable '%s' can't be set to the value of '%s'", name, val)
-			}
-		case "int":
-			if _, err := strconv.ParseInt(val, 10, 64); err != nil {
-				return nil, errorf("Incorrect argument type to variable '%s'", name)
-			}
-		case "zone":
-			loc, err := LoadZone(val)
-			if err != nil {
-				return nil, errorf("%s", err.Error())
-			}
-			s.loc = loc
-		}
-		s.vars[name] = val
 	}
 	return &Result{}, nil
+}
+
+// setItem runs one assignment with Doris's checks (VariableMgr.checkUpdate
+// and setValue). SET GLOBAL also sets the session's value.
+func (s *Session) setItem(it sql.SetItem) error {
+	name, d, ok := lookupVar(it.Name)
+	if !ok {
+		return errorf("Unknown system variable '%s',the similar variables are %s", it.Name, similarVars(it.Name))
+	}
+	global := it.Scope == "GLOBAL"
+	switch {
+	case d.flags&varReadOnly != 0:
+		return errorf("Variable '%s' is a read only variable", it.Name)
+	case global && d.flags&varSessionOnly != 0:
+		return errorf("Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", it.Name)
+	case !global && d.flags&varGlobal != 0:
+		return errorf("Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", it.Name)
+	}
+	val, err := s.varValue(it, name, d)
+	if err != nil {
+		return err
+	}
+	if global {
+		s.e.setGlobalVar(name, val)
+	}
+	s.vars[name] = val
+	return nil
+}
+
+// varValue evaluates and checks the value of one assignment; a zone is
+// applied to the session.
+func (s *Session) varValue(it sql.SetItem, name string, d varDef) (string, error) {
+	if _, ok := it.Value.(*expr.Default); ok {
+		return s.e.defaultVar(name, d), nil
+	}
+	val, err := s.constString(it.Value)
+	if err != nil {
+		return "", err
+	}
+	switch d.kind {
+	case varBool:
+		switch strings.ToLower(val) {
+		case "true", "1", "on":
+			return "true", nil
+		case "false", "0", "off":
+			return "false", nil
+		}
+		return "", errorf("Variable '%s' can't be set to the value of '%s'", name, val)
+	case varInt, varLong:
+		bits := 64
+		if d.kind == varInt {
+			bits = 32
+		}
+		n, err := strconv.ParseInt(val, 10, bits)
+		if err != nil {
+			return "", errorf("Incorrect argument type to variable '%s'", name)
+		}
+		return strconv.FormatInt(n, 10), nil
+	case varDouble:
+		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil {
+			return "", errorf("Incorrect argument type to variable '%s'", name)
+		}
+		return javaDouble(f), nil
+	case varZone:
+		loc, err := LoadZone(val)
+		if err != nil {
+			return "", errorf("%s", err.Error())
+		}
+		s.loc = loc
+	}
+	return val, nil
+}
+
+// javaDouble formats f as Java's Double.toString, which Doris shows.
+func javaDouble(f float64) string {
+	a := math.Abs(f)
+	if f == 0 || (a >= 1e-3 && a < 1e7) {
+		t := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(t, ".") {
+			t += ".0"
+		}
+		return t
+	}
+	t := strconv.FormatFloat(f, 'E', -1, 64)
+	m, e, _ := strings.Cut(t, "E")
+	if !strings.Contains(m, ".") {
+		m += ".0"
+	}
+	n, _ := strconv.Atoi(e)
+	return m + "E" + strconv.Itoa(n)
 }
 
 // constString evaluates a constant expression to its text.
@@ -138,6 +207,11 @@ func (s *Session) constString(e expr.Expr) (string, error) {
 	if ref, ok := e.(*expr.ColumnRef); ok && ref.Table == "" {
 		return ref.Name, nil // SET x = ON / SET sql_mode = ANSI
 	}
+	expr.Walk(e, func(e expr.Expr) {
+		if v, ok := e.(*expr.Variable); ok {
+			v.Value = s.varLiteral(v)
+		}
+	})
 	c, err := expr.Bind(e, &expr.Scope{})
 	if err != nil {
 		return "", err
@@ -158,20 +232,37 @@ func (s *Session) constString(e expr.Expr) (string, error) {
 	return types.Format(v, s.loc), nil
 }
 
+// showVariables lists the visible variables as Doris's VariableMgr.dump
+// does: name, value, default and whether it changed, changed ones first,
+// each group by name.
 func (s *Session) showVariables(st *sql.ShowVariables) (*Result, error) {
-	names := make([]string, 0, len(sessionVars))
-	for n := range sessionVars {
-		if st.Like == nil || likeMatch(*st.Like, n) {
-			names = append(names, n)
+	var changed, same [][]types.Value
+	for n, d := range dorisVars {
+		show := d.prefix + n
+		if d.flags&(varInvisible|varRemoved) != 0 || (st.Like != nil && !likeMatch(*st.Like, show)) {
+			continue
+		}
+		val, def := s.Var(n), s.e.zoneDefault(d)
+		if st.Scope == "GLOBAL" {
+			val = s.e.defaultVar(n, d)
+		}
+		if val == def {
+			same = append(same, []types.Value{str(show), str(val), str(def), str("0")})
+		} else {
+			changed = append(changed, []types.Value{str(show), str(val), str(def), str("1")})
 		}
 	}
-	sort.Strings(names)
-	res := &Result{ResultSet: true, Columns: []Column{{Name: "Variable_name", Type: varcharType}, {Name: "Value", Type: varcharType}}}
-	for _, n := range names {
-		res.Rows = append(res.Rows, []types.Value{str(n), str(s.Var(n))})
+	byName := func(rows [][]types.Value) {
+		sort.Slice(rows, func(i, j int) bool { return rows[i][0].S < rows[j][0].S })
 	}
-	return res, nil
+	byName(changed)
+	byName(same)
+	cols := []Column{{Name: "Variable_name", Type: showVarType}, {Name: "Value", Type: showVarType}, {Name: "Default_Value", Type: showVarType}, {Name: "Changed", Type: showVarType}}
+	return &Result{ResultSet: true, Columns: cols, Rows: append(changed, same...)}, nil
 }
+
+// showVarType is the type of SHOW VARIABLES' columns in Doris.
+var showVarType = types.Type{Kind: types.Varchar, Len: 20}
 
 var varcharType = types.Type{Kind: types.Varchar, Len: types.MaxVarcharLen}
 

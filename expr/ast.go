@@ -137,6 +137,17 @@ type Default struct {
 	P int
 }
 
+// Variable is a system variable read, @@name, @@session.name or
+// @@global.name. Name is as written; Scope is "", "SESSION" or "GLOBAL".
+// The statement's executor sets Value before binding (Doris resolves the
+// variable to a literal at analysis); a Variable without one fails to bind.
+type Variable struct {
+	P     int
+	Scope string
+	Name  string
+	Value *Literal
+}
+
 func (e *Literal) Pos() int   { return e.P }
 func (e *ColumnRef) Pos() int { return e.P }
 func (e *Star) Pos() int      { return e.P }
@@ -152,6 +163,7 @@ func (e *Cast) Pos() int      { return e.P }
 func (e *Interval) Pos() int  { return e.P }
 func (e *Call) Pos() int      { return e.P }
 func (e *Default) Pos() int   { return e.P }
+func (e *Variable) Pos() int  { return e.P }
 
 func (*Literal) exprNode()   {}
 func (*ColumnRef) exprNode() {}
@@ -168,3 +180,4 @@ func (*Cast) exprNode()      {}
 func (*Interval) exprNode()  {}
 func (*Call) exprNode()      {}
 func (*Default) exprNode()   {}
+func (*Variable) exprNode()  {}

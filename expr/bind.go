@@ -107,6 +107,12 @@ func (b *binder) bindNode(e Expr) (Compiled, error) {
 	case *Default:
 		// Unconfirmed text.
 		return nil, errorf("DEFAULT is not allowed here")
+	case *Variable:
+		if e.Value == nil {
+			return nil, errorf("Unsupported system variable: %s", e.Name)
+		}
+		// Typed as the variable is, not narrowed like a written number.
+		return &constNode{v: e.Value.Val, t: e.Value.Type}, nil
 	}
 	return nil, errorf("unsupported expression %T", e)
 }

@@ -88,6 +88,8 @@ func writeExpr(sb *strings.Builder, e Expr) {
 		sb.WriteString(")")
 	case *Default:
 		sb.WriteString("DEFAULT")
+	case *Variable:
+		sb.WriteString("@@" + e.Name) // Doris's Variable.toSql drops the scope
 	default:
 		fmt.Fprintf(sb, "%T", e)
 	}

@@ -440,15 +440,19 @@ type Insert struct {
 // supported.
 type Select struct {
 	Span
-	Hint     string // text inside /*+ ... */ after SELECT, trimmed; "" if none
-	Distinct bool
-	Items    []SelectItem
-	From     *TableRef // nil for SELECT without FROM
-	Where    expr.Expr
-	GroupBy  []expr.Expr
-	Having   expr.Expr
-	OrderBy  []OrderItem
-	Limit    *Limit
+	Hint string // text inside /*+ ... */ after SELECT, trimmed; "" if none
+	// RelationHints are the trimmed bodies of the other /*+ ... */ comments
+	// of the block, such as FROM t /*+PREAGGOPEN*/; Doris reads PREAGGOPEN
+	// from them. nil if none.
+	RelationHints []string
+	Distinct      bool
+	Items         []SelectItem
+	From          *TableRef // nil for SELECT without FROM
+	Where         expr.Expr
+	GroupBy       []expr.Expr
+	Having        expr.Expr
+	OrderBy       []OrderItem
+	Limit         *Limit
 }
 
 // SelectItem is expr [[AS] alias], `*` or `t.*` (an *expr.Star).

@@ -21,6 +21,9 @@ func (w *writer) selectStmt(s *Select) {
 		w.p(" FROM ")
 		w.tableRef(s.From)
 	}
+	for _, h := range s.RelationHints {
+		w.p(" /*+ ", h, " */")
+	}
 	w.optExpr(" WHERE ", s.Where)
 	if s.GroupBy != nil {
 		w.p(" GROUP BY ")

@@ -54,6 +54,12 @@ func writeExpr(b *strings.Builder, e expr.Expr) {
 		writeCall(b, e)
 	case *expr.Default:
 		b.WriteString("DEFAULT")
+	case *expr.Variable:
+		b.WriteString("@@")
+		if e.Scope != "" {
+			b.WriteString(strings.ToLower(e.Scope) + ".")
+		}
+		b.WriteString(QuoteIdent(e.Name))
 	default:
 		writeSpecialExpr(b, e)
 	}

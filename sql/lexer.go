@@ -20,7 +20,7 @@ const (
 	tkDecimal         // 1.5, .5, 1.
 	tkFloat           // 1e3, 1.5E-2
 	tkOp              // operator or punctuation; text is the operator
-	tkHint            // /*+ ... */ directly after SELECT; text is the body
+	tkHint            // /*+ ... */; text is the trimmed body
 )
 
 // token is one lexeme. off/end delimit its source text; line (1-based) and
@@ -46,6 +46,9 @@ type lexer struct {
 	// tokLine and tokCol locate the start of the token being scanned.
 	tokLine, tokCol int
 	toks            []token
+	// stray holds the hints that do not follow SELECT (Doris's relation
+	// hints, such as FROM t /*+PREAGGOPEN*/), in source order.
+	stray []token
 }
 
 // maxParens bounds how deep parentheses may nest in lexed text: twice
@@ -54,31 +57,33 @@ type lexer struct {
 const maxParens = 2 * maxNesting
 
 // lex tokenizes src. The last token is always tkEOF. Parentheses nested
-// deeper than maxParens fail with expr.ErrTooDeep.
-func lex(src string) ([]token, error) {
+// deeper than maxParens fail with expr.ErrTooDeep. The hints that do not
+// follow SELECT come back apart, in source order.
+func lex(src string) (toks, stray []token, err error) {
 	l := &lexer{src: src, line: 1}
 	parens := 0
 	for {
 		if err := l.skipSpace(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		l.tokLine, l.tokCol = l.line, l.colOf(l.pos)
 		if l.pos >= len(src) {
 			l.toks = append(l.toks, l.mk(tkEOF, l.pos, "<EOF>"))
-			return l.toks, nil
+			return l.toks, l.stray, nil
 		}
 		t, err := l.scan()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if t.kind == tkHint && !l.hintAllowed() {
+			l.stray = append(l.stray, t)
 			continue
 		}
 		if t.kind == tkOp && len(t.text) == 1 {
 			switch t.text[0] {
 			case '(':
 				if parens++; parens > maxParens {
-					return nil, expr.ErrTooDeep
+					return nil, nil, expr.ErrTooDeep
 				}
 			case ')':
 				parens--

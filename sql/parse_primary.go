@@ -65,7 +65,10 @@ func (p *parser) opPrimary(t token) expr.Expr {
 			p.unsupported("scalar subquery")
 		}
 		return p.parenExpr()
-	case "@", "@@":
+	case "@@":
+		p.next()
+		return &expr.Variable{P: t.off, Scope: p.sysVarScope(), Name: p.ident()}
+	case "@":
 		p.unsupported("variable reference")
 	case "[", "{":
 		p.unsupported("array, map or struct literal")

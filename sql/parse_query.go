@@ -31,8 +31,10 @@ func (p *parser) query() *Select {
 // selectBlock parses SELECT ... [FROM ...] [WHERE] [GROUP BY] [HAVING]
 // [ORDER BY] [LIMIT].
 func (p *parser) selectBlock() *Select {
+	start := p.peek().off
 	p.expectKw("SELECT")
 	s := &Select{Hint: p.optHint()}
+	defer func() { s.RelationHints = p.strayHints(start, p.peek().off) }()
 	if p.acceptKw("DISTINCT") {
 		s.Distinct = true
 	} else {
@@ -58,6 +60,18 @@ func (p *parser) selectBlock() *Select {
 	s.OrderBy = p.optOrderBy()
 	s.Limit = p.optLimit()
 	return s
+}
+
+// strayHints returns the bodies of the hints not after SELECT that lie
+// between the offsets from and to.
+func (p *parser) strayHints(from, to int) []string {
+	var hints []string
+	for _, t := range p.stray {
+		if t.off > from && t.off < to {
+			hints = append(hints, t.text)
+		}
+	}
+	return hints
 }
 
 // optHint consumes a /*+ ... */ token.

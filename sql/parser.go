@@ -23,7 +23,9 @@ import (
 type parser struct {
 	src  string
 	toks []token
-	i    int
+	// stray are the hints that do not follow SELECT, for selectBlock.
+	stray []token
+	i     int
 	// expected collects what was tried at token index expIdx, for messages.
 	// Recording must stay cheap: it happens on every keyword or operator test.
 	expected []expectation
@@ -112,11 +114,11 @@ func ParseColumnsHeader(s string) (cols []ColumnMapping, err error) {
 }
 
 func newParser(src string) (*parser, error) {
-	toks, err := lex(src)
+	toks, stray, err := lex(src)
 	if err != nil {
 		return nil, err
 	}
-	return &parser{src: src, toks: toks, expIdx: -1}, nil
+	return &parser{src: src, toks: toks, stray: stray, expIdx: -1}, nil
 }
 
 // recover turns a bailout panic into *errp; other panics propagate.
