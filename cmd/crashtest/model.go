@@ -41,10 +41,11 @@ var createTable = [numTables]string{
 }
 
 const (
-	// lidsPerDB bounds the loads of one database: loadgw, like Doris, drops
-	// the oldest finished txns of a database beyond 2000 (label_num_threshold),
-	// after which their labels are legitimately reusable. Every load is sent
-	// at most twice, so a database sees at most 1200 txns.
+	// lidsPerDB bounds the loads of one database. loadgw keeps every label
+	// for --label-keep, but Doris forgets labels past 2000 finished txns per
+	// database (label_num_threshold); staying under that keeps the check
+	// valid against either rule. Every load is sent at most twice, so a
+	// database sees at most 1200 txns.
 	lidsPerDB = 600
 	// ownKeyBase separates the keys of the Unique Key tables: row i of load
 	// lid has key lid*ownKeyBase+i+1, which no other load writes; keys below
