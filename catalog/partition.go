@@ -288,44 +288,7 @@ func (k RangeKey) Compare(o RangeKey) int {
 func (k RangeKey) String() string {
 	names := make([]string, len(k.types))
 	for i, t := range k.types {
-		names[i] = primitiveName(t)
+		names[i] = types.PrimitiveName(t)
 	}
 	return "types: [" + strings.Join(names, ", ") + "]; keys: [" + strings.Join(k.texts, ", ") + "]; "
-}
-
-// primitiveName is the name of Doris's PrimitiveType for a column type.
-func primitiveName(t types.Type) string {
-	switch t.Kind {
-	case types.Boolean:
-		return "BOOLEAN"
-	case types.TinyInt:
-		return "TINYINT"
-	case types.SmallInt:
-		return "SMALLINT"
-	case types.Int:
-		return "INT"
-	case types.BigInt:
-		return "BIGINT"
-	case types.LargeInt:
-		return "LARGEINT"
-	case types.Decimal:
-		switch {
-		case t.Precision <= 9:
-			return "DECIMAL32"
-		case t.Precision <= 18:
-			return "DECIMAL64"
-		}
-		return "DECIMAL128"
-	case types.Date:
-		return "DATEV2"
-	case types.DateTime:
-		return "DATETIMEV2"
-	case types.Char:
-		return "CHAR"
-	case types.Varchar:
-		return "VARCHAR"
-	case types.String:
-		return "STRING"
-	}
-	return strings.ToUpper(t.String())
 }

@@ -215,18 +215,7 @@ func addListPartition(t *catalog.Table, def *sql.PartitionDef) error {
 		mine = append(mine, key)
 	}
 	pdef := catalog.PartitionDef{Name: def.Name}
-	var parts []string
-	for _, tuple := range def.In {
-		pdef.Values = append(pdef.Values, partValues(tuple))
-		if len(tuple) == 1 {
-			parts = append(parts, partValue(tuple[0]))
-		} else {
-			parts = append(parts, partTuple(tuple))
-		}
-	}
-	if len(parts) > 0 {
-		pdef.Text = "VALUES IN (" + strings.Join(parts, ",") + ")"
-	}
+	setListValues(&pdef, def.In)
 	t.Partition.Parts = append(t.Partition.Parts, pdef)
 	return nil
 }

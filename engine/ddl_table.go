@@ -69,18 +69,7 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 			pdef.Text = "VALUES [" + rangeKey(lower, colTypes) + ", " + rangeKey(upper, colTypes) + ")"
 			prevUpper = upper
 		case sql.PartitionIn:
-			var parts []string
-			for _, tuple := range def.In {
-				pdef.Values = append(pdef.Values, partValues(tuple))
-				if len(tuple) == 1 {
-					parts = append(parts, partValue(tuple[0]))
-				} else {
-					parts = append(parts, partTuple(tuple))
-				}
-			}
-			if len(parts) > 0 {
-				pdef.Text = "VALUES IN (" + strings.Join(parts, ",") + ")"
-			}
+			setListValues(&pdef, def.In)
 		default:
 			return errorf("Unsupported partition definition")
 		}
@@ -88,6 +77,23 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 	}
 	t.Partition = p
 	return nil
+}
+
+// setListValues sets the values of a LIST partition and the VALUES IN
+// text SHOW CREATE TABLE and SHOW PARTITIONS print.
+func setListValues(pdef *catalog.PartitionDef, in [][]sql.PartValue) {
+	var parts []string
+	for _, tuple := range in {
+		pdef.Values = append(pdef.Values, partValues(tuple))
+		if len(tuple) == 1 {
+			parts = append(parts, partValue(tuple[0]))
+		} else {
+			parts = append(parts, partTuple(tuple))
+		}
+	}
+	if len(parts) > 0 {
+		pdef.Text = "VALUES IN (" + strings.Join(parts, ",") + ")"
+	}
 }
 
 // rangeKey renders one range bound: values in double quotes, date and

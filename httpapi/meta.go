@@ -70,7 +70,7 @@ func (s *Server) handleSchema(w http.ResponseWriter, r *http.Request) {
 		if c.Hidden {
 			continue
 		}
-		sc := schemaColumn{Name: c.Name, Type: primitiveType(c.Type), Comment: c.Comment, AggregationType: t.AggregationName(c)}
+		sc := schemaColumn{Name: c.Name, Type: types.PrimitiveName(c.Type), Comment: c.Comment, AggregationType: t.AggregationName(c)}
 		if c.Type.Kind == types.Decimal {
 			sc.Precision = strconv.Itoa(int(c.Type.Precision))
 			sc.Scale = strconv.Itoa(int(c.Type.Scale))
@@ -83,53 +83,4 @@ func (s *Server) handleSchema(w http.ResponseWriter, r *http.Request) {
 		"schema_version": t.SchemaVersion,
 		"properties":     props,
 	}})
-}
-
-// primitiveType is Doris's PrimitiveType name of a column type.
-func primitiveType(t types.Type) string {
-	switch t.Kind {
-	case types.Boolean:
-		return "BOOLEAN"
-	case types.TinyInt:
-		return "TINYINT"
-	case types.SmallInt:
-		return "SMALLINT"
-	case types.Int:
-		return "INT"
-	case types.BigInt:
-		return "BIGINT"
-	case types.LargeInt:
-		return "LARGEINT"
-	case types.Float:
-		return "FLOAT"
-	case types.Double:
-		return "DOUBLE"
-	case types.Decimal:
-		switch {
-		case t.Precision <= 9:
-			return "DECIMAL32"
-		case t.Precision <= 18:
-			return "DECIMAL64"
-		}
-		return "DECIMAL128"
-	case types.Date:
-		return "DATEV2"
-	case types.DateTime:
-		return "DATETIMEV2"
-	case types.TimestampTZ:
-		return "TIMESTAMPTZ"
-	case types.Char:
-		return "CHAR"
-	case types.Varchar:
-		return "VARCHAR"
-	case types.String:
-		return "STRING"
-	case types.JSON:
-		return "JSONB"
-	case types.Variant:
-		return "VARIANT"
-	case types.Bitmap:
-		return "BITMAP"
-	}
-	return "NULL_TYPE"
 }
