@@ -184,3 +184,18 @@ func TestOpenRemovesTempFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskFullTextHasNoPath: the disk-full answer a client reads names no
+// server path, neither the store's nor a file's of an ENOSPC.
+func TestDiskFullTextHasNoPath(t *testing.T) {
+	const dir = "/srv/secret/loadgw-data"
+	for _, e := range []*DiskFullError{
+		{Path: dir, Free: 1, Incoming: 2, Reserve: 3},
+		{Path: dir, Err: &os.PathError{Op: "write", Path: dir + "/000123.sst", Err: syscall.ENOSPC}},
+		{Path: dir, Err: errors.New("write " + dir + "/MANIFEST: out of space")},
+	} {
+		if msg := e.Error(); strings.Contains(msg, "/srv") || !strings.HasPrefix(msg, "disk exceed capacity limit") {
+			t.Errorf("%q", msg)
+		}
+	}
+}

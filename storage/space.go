@@ -23,12 +23,18 @@ type DiskFullError struct {
 	Err      error // the file system's error, if any
 }
 
+// Error is Doris's text without the path: clients read it, and server
+// paths are not theirs to see (Path is for the server's log).
 func (e *DiskFullError) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("disk exceed capacity limit, path: %s: %v", e.Path, e.Err)
+		var errno syscall.Errno
+		if errors.As(e.Err, &errno) {
+			return "disk exceed capacity limit: " + errno.Error()
+		}
+		return "disk exceed capacity limit: no space left on device"
 	}
-	return fmt.Sprintf("disk exceed capacity limit, path: %s (free %d bytes, write %d bytes, reserve %d bytes)",
-		e.Path, e.Free, e.Incoming, e.Reserve)
+	return fmt.Sprintf("disk exceed capacity limit (free %d bytes, write %d bytes, reserve %d bytes)",
+		e.Free, e.Incoming, e.Reserve)
 }
 
 // StatusCode is Doris's status code of a full disk.
