@@ -35,11 +35,7 @@ func TestMalformedInput(t *testing.T) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "sql":
-				db := "information_schema"
-				if d.HasArg("db") {
-					d.ScanArgs(t, "db", &db)
-				}
-				return sqlRows(t, srv, db, expand(t, d.Input))
+				return sqlCommand(t, srv, d, expand(t, d.Input))
 			case "load":
 				return sendMalformed(t, srv, d)
 			}

@@ -49,11 +49,7 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "sql":
-				db := "information_schema"
-				if d.HasArg("db") {
-					d.ScanArgs(t, "db", &db)
-				}
-				return sqlRows(t, srv, db, d.Input)
+				return sqlCommand(t, srv, d, d.Input)
 			case "load", "2pc":
 				out, errURL := sendLoad(t, srv, d)
 				if errURL != "" {
@@ -96,6 +92,16 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 			return ""
 		})
 	})
+}
+
+// sqlCommand runs the "sql [db=D]" command of a script: stmt in the
+// database D (information_schema by default); it prints the rows.
+func sqlCommand(t *testing.T, srv *httptest.Server, d *datadriven.TestData, stmt string) string {
+	db := "information_schema"
+	if d.HasArg("db") {
+		d.ScanArgs(t, "db", &db)
+	}
+	return sqlRows(t, srv, db, stmt)
 }
 
 // sqlRows runs statements and prints each result row as JSON values.
