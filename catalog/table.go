@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"loadgw/types"
@@ -66,7 +67,7 @@ func (t *Table) StoredColumns() []StoredCol {
 // they differ from the current version's. Call it after changing Columns.
 func (t *Table) BumpSchema() {
 	cur := t.StoredColumns()
-	if old, ok := t.Schemas[t.SchemaVersion]; ok && sameStored(old, cur) {
+	if old, ok := t.Schemas[t.SchemaVersion]; ok && slices.Equal(old, cur) {
 		return
 	}
 	if t.Schemas == nil {
@@ -75,18 +76,6 @@ func (t *Table) BumpSchema() {
 		t.SchemaVersion++
 	}
 	t.Schemas[t.SchemaVersion] = cur
-}
-
-func sameStored(a, b []StoredCol) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // AggregationName is the aggregation type Doris shows for a column (DESC's

@@ -2,6 +2,7 @@ package ttl
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -121,7 +122,7 @@ func TestReclaim(t *testing.T) {
 			if err != nil || n != c.n || p.writes != 1 {
 				t.Fatalf("Reclaim = %d, %v after %d writes; want %d in one write", n, err, p.writes, c.n)
 			}
-			if got := stored(t, db, rc); !equal(got, c.left) {
+			if got := stored(t, db, rc); !slices.Equal(got, c.left) {
 				t.Errorf("left %v, want %v", got, c.left)
 			}
 			if n, err := Reclaim(db, p, rc, rc.Table(), now); n != 0 || err != nil || p.writes != 1 {
@@ -147,16 +148,4 @@ func TestReclaimSkipsAndFails(t *testing.T) {
 	if got := stored(t, db, rc); len(got) != 1 {
 		t.Errorf("a failed reclamation removed rows: %v", got)
 	}
-}
-
-func equal(a, b [][2]int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
