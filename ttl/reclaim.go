@@ -1,7 +1,6 @@
 package ttl
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -61,33 +60,27 @@ func Reclaim(db Store, w Purger, rc *catalog.RowCodec, t *catalog.Table, now tim
 func purgeExpired(db Store, w Purger, rc *catalog.RowCodec, t *catalog.Table, p *Policy, nowUs int64) (int, error) {
 	snap := db.NewSnapshot()
 	defer snap.Close()
-	it, err := snap.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix()))
+	vs, err := rc.Versions(snap, rc.Prefix())
 	if err != nil {
 		return 0, err
 	}
-	defer it.Close()
+	defer vs.Close()
 	var del deletions
 	row := make([]types.Value, len(t.Columns))
 	var scratch []types.Value
-	suffix := rc.KeySuffixLen()
-	var lastKey []byte
 	dropKey := false // the current Unique key's newest version expired
-	for ok := it.First(); ok; ok = it.Next() {
-		key := it.Key()
-		if t.IsUnique() {
-			k := key[:len(key)-suffix]
-			if lastKey != nil && bytes.Equal(k, lastKey) {
-				if dropKey {
-					del.add(key)
-				}
-				continue
+	for vs.Next() {
+		key := vs.Key()
+		if !vs.Newest() { // an older version goes with its newest
+			if dropKey {
+				del.add(key)
 			}
-			lastKey = append(lastKey[:0], k...)
+			continue
 		}
 		if err := rc.DecodeKey(key, row); err != nil {
 			return del.n, err
 		}
-		if scratch, err = rc.DecodeValue(it.Value(), row, scratch, func(int) types.Value { return types.NullValue }); err != nil {
+		if scratch, err = rc.DecodeValue(vs.Value(), row, scratch, func(int) types.Value { return types.NullValue }); err != nil {
 			return del.n, err
 		}
 		if dropKey = p.Expired(row, nowUs); dropKey {
@@ -98,6 +91,9 @@ func purgeExpired(db Store, w Purger, rc *catalog.RowCodec, t *catalog.Table, p 
 				}
 			}
 		}
+	}
+	if err := vs.Close(); err != nil {
+		return del.n, err
 	}
 	return del.n, del.flush(w)
 }
