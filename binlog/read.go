@@ -174,8 +174,8 @@ func (c *Changes) setPartitions(t *catalog.Table, partitions []string) error {
 	}
 	c.partitions = map[string]bool{}
 	for _, part := range partitions {
-		if !t.HasPartition(part) {
-			return errorf("Unknown partition '%s' in table '%s'", part, t.Name)
+		if err := t.CheckPartition(part); err != nil {
+			return errorf("%s", err)
 		}
 		c.partitions[strings.ToLower(part)] = true
 	}

@@ -205,7 +205,16 @@ func (l *PartitionLocator) Describe(t *Table, row []types.Value) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// Has reports whether the table has a partition of that name.
+// CheckPartition refuses a partition name the table does not have, with
+// Doris's text.
+func (t *Table) CheckPartition(name string) error {
+	if !t.HasPartition(name) {
+		return fmt.Errorf("Unknown partition '%s' in table '%s'", name, t.Name)
+	}
+	return nil
+}
+
+// HasPartition reports whether the table has a partition of that name.
 func (t *Table) HasPartition(name string) bool {
 	if t.Partition == nil {
 		return strings.EqualFold(name, t.Name)

@@ -130,7 +130,7 @@ func addRangePartition(t *catalog.Table, def *sql.PartitionDef) error {
 	pdef := catalog.PartitionDef{
 		Name:   def.Name,
 		Values: [][]string{lower, upper},
-		Text:   "VALUES [" + rangeKey(lower, colTypes) + ", " + rangeKey(upper, colTypes) + ")",
+		Text:   rangeText(lower, upper, colTypes),
 	}
 	// Keep the partitions in range order, as SHOW CREATE TABLE lists them.
 	at := len(existing)

@@ -61,12 +61,12 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 				}
 			}
 			pdef.Values = [][]string{lower, upper}
-			pdef.Text = "VALUES [" + rangeKey(lower, colTypes) + ", " + rangeKey(upper, colTypes) + ")"
+			pdef.Text = rangeText(lower, upper, colTypes)
 			prevUpper = upper
 		case sql.PartitionFixed:
 			lower, upper := partValues(def.Lower), partValues(def.Upper)
 			pdef.Values = [][]string{lower, upper}
-			pdef.Text = "VALUES [" + rangeKey(lower, colTypes) + ", " + rangeKey(upper, colTypes) + ")"
+			pdef.Text = rangeText(lower, upper, colTypes)
 			prevUpper = upper
 		case sql.PartitionIn:
 			setListValues(&pdef, def.In)
@@ -94,6 +94,12 @@ func setListValues(pdef *catalog.PartitionDef, in [][]sql.PartValue) {
 	if len(parts) > 0 {
 		pdef.Text = "VALUES IN (" + strings.Join(parts, ",") + ")"
 	}
+}
+
+// rangeText is the VALUES [lower, upper) text of a RANGE partition that
+// SHOW CREATE TABLE and SHOW PARTITIONS print.
+func rangeText(lower, upper []string, ts []types.Type) string {
+	return "VALUES [" + rangeKey(lower, ts) + ", " + rangeKey(upper, ts) + ")"
 }
 
 // rangeKey renders one range bound: values in double quotes, date and

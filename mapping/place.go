@@ -21,8 +21,8 @@ func (m *Mapping) resolvePartitions() (*catalog.PartitionLocator, map[string]boo
 			targets = nil
 			break
 		}
-		if !t.HasPartition(name) {
-			return nil, nil, errorf("Unknown partition '" + name + "' in table '" + t.Name + "'")
+		if err := t.CheckPartition(name); err != nil {
+			return nil, nil, errorf(err.Error())
 		}
 		if targets == nil {
 			targets = map[string]bool{}
