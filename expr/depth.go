@@ -42,43 +42,10 @@ type frame struct {
 
 // pushChildren appends the operands of e that are present, at level.
 func pushChildren(stack []frame, e Expr, level int) []frame {
-	push := func(xs ...Expr) {
-		for _, x := range xs {
+	for _, x := range children(e) {
+		if x != nil {
 			stack = append(stack, frame{x, level})
 		}
-	}
-	switch e := e.(type) {
-	case *Unary:
-		push(e.X)
-	case *Binary:
-		push(e.L, e.R)
-	case *IsNull:
-		push(e.X)
-	case *IsBool:
-		push(e.X)
-	case *In:
-		push(e.X)
-		push(e.List...)
-	case *Between:
-		push(e.X, e.Lo, e.Hi)
-	case *Like:
-		push(e.X, e.Pattern)
-	case *Case:
-		if e.Operand != nil {
-			push(e.Operand)
-		}
-		for _, w := range e.Whens {
-			push(w.Cond, w.Result)
-		}
-		if e.Else != nil {
-			push(e.Else)
-		}
-	case *Cast:
-		push(e.X)
-	case *Interval:
-		push(e.X)
-	case *Call:
-		push(e.Args...)
 	}
 	return stack
 }

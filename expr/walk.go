@@ -12,6 +12,8 @@ func Walk(e Expr, fn func(Expr)) {
 	}
 }
 
+// children lists the operands of e, with nil for the absent ones (a CASE
+// without operand or ELSE); Walk and CheckDepth share it.
 func children(e Expr) []Expr {
 	switch e := e.(type) {
 	case *Unary:
