@@ -100,7 +100,7 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			if vals[j], err = convertForColumn(v, t, st.col, s.loc, strict); err != nil {
+			if vals[j], err = convertForColumn(v, t, rowTTL, st.col, s.loc, strict); err != nil {
 				return nil, err
 			}
 		}

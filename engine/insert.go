@@ -10,6 +10,7 @@ import (
 	"loadgw/expr"
 	"loadgw/mapping"
 	"loadgw/sql"
+	"loadgw/ttl"
 	"loadgw/types"
 	"loadgw/upsert"
 )
@@ -163,8 +164,8 @@ var errFiltered = errorf("row filtered")
 
 // convertForColumn converts a value for column c of t with Doris's INSERT
 // and UPDATE rules (mapping.ConvertInsert).
-func convertForColumn(v types.Value, t *catalog.Table, col int, loc *time.Location, strict bool) (types.Value, error) {
-	v, err := mapping.ConvertInsert(v, t, col, loc, strict)
+func convertForColumn(v types.Value, t *catalog.Table, p *ttl.Policy, col int, loc *time.Location, strict bool) (types.Value, error) {
+	v, err := mapping.ConvertInsert(v, t, p, col, loc, strict)
 	if errors.Is(err, mapping.ErrFiltered) {
 		return v, errFiltered
 	}

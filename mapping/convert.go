@@ -81,13 +81,11 @@ var ErrFiltered = errors.New("row filtered")
 // UPDATE) rules: in strict mode (enable_insert_strict, the default) a bad
 // value fails the statement with an *Error; otherwise a failed cast becomes
 // NULL, a long string is cut to the column length, and NULL for a NOT NULL
-// column or a value that does not fit filters the row (ErrFiltered).
-func ConvertInsert(v types.Value, t *catalog.Table, col int, loc *time.Location, strict bool) (types.Value, error) {
-	c := t.Columns[col]
-	if c.Name == catalog.TTLCol {
-		v = ttl.Of(t).ToDirect(col, v, loc)
-	}
-	return convertInsert(v, c, loc, strict)
+// column or a value that does not fit filters the row (ErrFiltered). p is
+// t's TTL policy (ttl.Of, once per statement): the hidden column of a
+// direct-mode table takes datetimes as expirations.
+func ConvertInsert(v types.Value, t *catalog.Table, p *ttl.Policy, col int, loc *time.Location, strict bool) (types.Value, error) {
+	return convertInsert(p.ToDirect(col, v, loc), t.Columns[col], loc, strict)
 }
 
 func convertInsert(v types.Value, c *catalog.Column, loc *time.Location, strict bool) (types.Value, error) {

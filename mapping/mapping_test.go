@@ -224,7 +224,7 @@ func TestTTLDeadlineOnePlace(t *testing.T) {
 	if err := ib.Set(r, 1, dt); err != nil || r[4] != want {
 		t.Fatalf("insert: %v, got %+v want %+v", err, r[4], want)
 	}
-	if got, err := ConvertInsert(dt, tbl, 4, loc, true); err != nil || got != want {
+	if got, err := ConvertInsert(dt, tbl, ttl.Of(tbl), 4, loc, true); err != nil || got != want {
 		t.Fatalf("ConvertInsert: %v, got %+v want %+v", err, got, want)
 	}
 
@@ -323,7 +323,7 @@ func TestInsertConversion(t *testing.T) {
 		{0, types.NewInt(types.BigInt, 1<<40), true, "1099511627776 can't cast to INT, overflow."},
 		{2, text("x"), false, "NULL"},
 	} {
-		v, err := ConvertInsert(tc.v, tbl, tc.col, time.UTC, tc.strict)
+		v, err := ConvertInsert(tc.v, tbl, ttl.Of(tbl), tc.col, time.UTC, tc.strict)
 		got := format([]types.Value{v})
 		if err != nil {
 			got = err.Error()
