@@ -56,6 +56,7 @@ func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *clock.Man
 		t.Fatal(err)
 	}
 	opts.Loads, opts.ErrorLog = loadtxn.New(e, txns, loadtxn.Options{}), elog
+	addOps(t, e, txns, &opts)
 	srv := httptest.NewServer(New(e, opts))
 	t.Cleanup(func() { srv.Close(); e.Close() })
 	return srv, clk

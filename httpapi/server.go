@@ -20,7 +20,9 @@ import (
 
 	"loadgw/engine"
 	"loadgw/errorlog"
+	"loadgw/loadhist"
 	"loadgw/loadtxn"
+	"loadgw/metrics"
 )
 
 // Options configures the HTTP handler. The zero value is the default.
@@ -51,6 +53,13 @@ type Options struct {
 	BodyReadTimeout time.Duration
 	// Load bounds stream loads.
 	Load LoadOptions
+	// Metrics counts requests, loads and statements and serves GET
+	// /metrics. The default value (nil) counts nothing and serves no
+	// /metrics.
+	Metrics *metrics.Metrics
+	// History records finished stream loads and serves GET
+	// /api/_load_history. The default value (nil) records nothing.
+	History *loadhist.History
 }
 
 func (o *Options) ensureDefaults() {
@@ -85,7 +94,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	opts.ensureDefaults()
 	s := &Server{opts: opts, engine: e, loadSlots: make(chan struct{}, opts.Load.MaxConcurrent)}
 	r := chi.NewRouter()
-	r.Use(s.guard)
+	r.Use(s.observe, s.guard)
 	r.Get("/", s.handleRoot)
 	r.Head("/", s.handleRoot)
 	r.Get("/api/tso", s.auth(s.handleTSO))
@@ -103,6 +112,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	}
 	r.Get("/api/_load_error_log", errorLog)
 	r.Head("/api/_load_error_log", errorLog)
+	s.routeOps(r)
 	s.router = r
 	return s
 }

@@ -1,0 +1,78 @@
+package loadhist
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"loadgw/storage"
+)
+
+func labelsOf(recs []Record) string {
+	var b []string
+	for _, r := range recs {
+		b = append(b, fmt.Sprintf("%s#%d", r.Label, r.Seq))
+	}
+	return strings.Join(b, " ")
+}
+
+// TestBoundedAcrossRestarts adds more loads than Keep, reopens the store
+// and checks that exactly the newest Keep loads survive, in order, and that
+// a smaller Keep at the next start trims the stored history.
+func TestBoundedAcrossRestarts(t *testing.T) {
+	dir := t.TempDir()
+	db, err := storage.Open(dir, storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Open(db, Options{Keep: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		st := StatusSuccess
+		if i%2 == 0 {
+			st = StatusFail
+		}
+		if err := h.Add(Record{Label: fmt.Sprintf("l%d", i), DB: "d", Table: "t", Status: st}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := labelsOf(h.List(Filter{})), "l3#3 l4#4 l5#5"; got != want {
+		t.Fatalf("history = %q, want %q", got, want)
+	}
+	if got, want := labelsOf(h.List(Filter{Status: "fail"})), "l4#4"; got != want {
+		t.Fatalf("failed loads = %q, want %q", got, want)
+	}
+	total, page := h.Page(Filter{}, 1, 1)
+	if total != 3 || labelsOf(page) != "l4#4" {
+		t.Fatalf("page = %d %q", total, labelsOf(page))
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err = storage.Open(dir, storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h, err = Open(db, Options{Keep: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := labelsOf(h.List(Filter{})), "l4#4 l5#5"; got != want {
+		t.Fatalf("after restart = %q, want %q", got, want)
+	}
+	if err := h.Add(Record{Label: "l6"}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	_ = storage.ScanPrefix(db, []byte(storage.PrefixLoadHistory), func(k, v []byte) error { n++; return nil })
+	if n != 2 {
+		t.Fatalf("%d records stored, want 2", n)
+	}
+	if got, want := labelsOf(h.List(Filter{Label: func(l string) bool { return l != "l5" }})), "l6#6"; got != want {
+		t.Fatalf("label filter = %q, want %q", got, want)
+	}
+}
