@@ -136,6 +136,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showPartitions(st)
 	case *sql.ShowConstraints:
 		return s.showConstraints(st)
+	case *sql.ShowLoad:
+		return s.showLoad(st)
 	case *sql.AlterTable:
 		return s.alterTable(st)
 	case *sql.Insert:

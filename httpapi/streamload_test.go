@@ -49,7 +49,8 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "sql":
-				return sqlCommand(t, srv, d, d.Input)
+				out := sqlCommand(t, srv, d, d.Input)
+				return uuidRe.ReplaceAllString(errorURLRe.ReplaceAllString(out, "http://HOST/api/_load_error_log?file=__shard_N/error_log_${1}_X_X"), "UUID")
 			case "load", "2pc":
 				out, errURL := sendLoad(t, srv, d)
 				if errURL != "" {
