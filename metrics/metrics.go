@@ -86,11 +86,11 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
 // Load is the outcome of one stream load, as ObserveLoad counts it.
 type Load struct {
-	DB, Table string // Table empty when the table does not exist
-	Status    string // Success, Fail, Label Already Exists
-	Began     bool   // a transaction began
-	Committed bool   // it committed or pre-committed
-	Binlog    bool   // the table keeps a Row Binlog
+	DB, Table                           string // Table empty when the table does not exist
+	Status                              string // Success, Fail, Label Already Exists
+	Began                               bool   // a transaction began
+	Committed                           bool   // it committed or pre-committed
+	Binlog                              bool   // the table keeps a Row Binlog
 	Total, Loaded, Filtered, Unselected int64
 	Bytes                               int64
 	Receive, Commit, Duration           time.Duration

@@ -90,35 +90,35 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.noBinlog, "disable-feature-binlog", os.Getenv("LOADGW_DISABLE_FEATURE_BINLOG") == "true",
 		"turn off Row Binlog, as Doris's enable_feature_binlog=false; on by default (env LOADGW_DISABLE_FEATURE_BINLOG=true)")
 	fs.StringVar(&c.logLevel, "log-level", envOr("LOADGW_LOG_LEVEL", "info"), "debug, info, warn or error (env LOADGW_LOG_LEVEL)")
-	c.shutdownWait = 30*time.Second
+	c.shutdownWait = 30 * time.Second
 	fs.Var(duration{&c.shutdownWait}, "shutdown-timeout", "how long SIGTERM waits for requests in flight")
-	c.labelKeep = 12*time.Hour
+	c.labelKeep = 12 * time.Hour
 	fs.Var(duration{&c.labelKeep}, "label-keep", "how long a finished load's label stays in use (Doris streaming_label_keep_max_second)")
 	c.precommitTTL = time.Hour
 	fs.Var(duration{&c.precommitTTL}, "precommit-timeout", "how long a two-phase-commit load may stay pre-committed before it is aborted")
-	c.errorLogKeep = 48*time.Hour
+	c.errorLogKeep = 48 * time.Hour
 	fs.Var(duration{&c.errorLogKeep}, "error-log-keep", "how long load error logs are kept (Doris load_error_log_reserve_hours)")
 	fs.BoolVar(&c.errorLogPub, "error-log-public", os.Getenv("LOADGW_ERROR_LOG_PUBLIC") == "true",
 		"serve load error logs (ErrorURL) without Basic auth, as Doris's BE by default; anyone reaching the port can read rejected rows (env LOADGW_ERROR_LOG_PUBLIC=true)")
-	c.load.MaxBodyBytes = 100<<30
+	c.load.MaxBodyBytes = 100 << 30
 	fs.Var(byteSize{&c.load.MaxBodyBytes}, "max-load-body-bytes", "largest stream load body (Doris streaming_load_max_mb)")
-	c.load.MaxJSONBodyBytes = 100<<20
+	c.load.MaxJSONBodyBytes = 100 << 20
 	fs.Var(byteSize{&c.load.MaxJSONBodyBytes}, "max-json-body-bytes", "largest JSON body not read by line (Doris streaming_load_json_max_mb)")
-	c.load.MaxDecompressedBytes = 100<<30
+	c.load.MaxDecompressedBytes = 100 << 30
 	fs.Var(byteSize{&c.load.MaxDecompressedBytes}, "max-decompressed-bytes", "largest decompressed stream load body")
-	c.load.MaxLineBytes = 64<<20
+	c.load.MaxLineBytes = 64 << 20
 	fs.Var(intBytes{&c.load.MaxLineBytes}, "max-line-bytes", "longest CSV or JSON line of a load")
 	fs.IntVar(&c.load.MaxConcurrent, "max-concurrent-loads", 8, "stream loads that read their bodies at once; more wait for a slot within their timeout")
-	c.minFreeDisk = 64<<20
+	c.minFreeDisk = 64 << 20
 	fs.Var(byteSize{&c.minFreeDisk}, "min-free-disk-bytes", "free space kept on the data volume (at most a tenth of it): loads that would leave less fail; negative disables the check")
-	c.load.SlotWait = 60*time.Second
+	c.load.SlotWait = 60 * time.Second
 	fs.Var(duration{&c.load.SlotWait}, "load-slot-wait", "how long a stream load waits for a free slot (--max-concurrent-loads) before it fails with TOO_MANY_TASKS")
-	c.load.DrainBytes = 1<<30
+	c.load.DrainBytes = 1 << 30
 	fs.Var(byteSize{&c.load.DrainBytes}, "load-drain-bytes", "how much of a body is read and discarded after a load answered early (a refusal), so clients that send before reading get the answer")
-	c.load.DrainTimeout = 60*time.Second
+	c.load.DrainTimeout = 60 * time.Second
 	fs.Var(duration{&c.load.DrainTimeout}, "load-drain-timeout", "how long a body is drained after a load answered early before the connection is closed")
 	fs.IntVar(&c.maxConns, "max-connections", 4096, "open HTTP connections, idle ones included; more are answered 503 and closed (lowered to fit the open-file limit)")
-	c.bodyTimeout = 60*time.Second
+	c.bodyTimeout = 60 * time.Second
 	fs.Var(duration{&c.bodyTimeout}, "body-read-timeout", "how long a request other than a stream load (a SQL statement) may take to send its body")
 	c.load.StageMemBytes = loadtxn.DefaultStageMemBytes
 	fs.Var(intBytes{&c.load.StageMemBytes}, "load-memory-bytes", "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
