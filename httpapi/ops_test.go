@@ -29,6 +29,9 @@ func addOps(t *testing.T, e *engine.Engine, txns *labels.Store, opts *Options) {
 		opts.History = h
 	}
 	e.SetLoadHistory(opts.History)
+	if opts.Labels == nil {
+		opts.Labels = txns
+	}
 	if opts.Metrics == nil {
 		opts.Metrics = metrics.New(metrics.SourcesOf(e, txns, opts.History))
 		e.SetStatementObserver(opts.Metrics.ObserveStatement)

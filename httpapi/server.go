@@ -20,6 +20,7 @@ import (
 
 	"loadgw/engine"
 	"loadgw/errorlog"
+	"loadgw/labels"
 	"loadgw/loadhist"
 	"loadgw/loadtxn"
 	"loadgw/metrics"
@@ -60,6 +61,9 @@ type Options struct {
 	// History records finished stream loads and serves GET
 	// /api/_load_history. The default value (nil) records nothing.
 	History *loadhist.History
+	// Labels is the label store the console lists open transactions of.
+	// The default value (nil) lists none.
+	Labels *labels.Store
 }
 
 func (o *Options) ensureDefaults() {
@@ -87,6 +91,8 @@ type Server struct {
 	// connID numbers the loop-back connections whose id Doris's JDBC
 	// driver puts in error texts.
 	connID atomic.Int64
+	// rowCounts caches the console's table row counts.
+	rowCounts rowCounter
 }
 
 // New returns the handler serving e.

@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"unicode/utf8"
 
 	"loadgw/storage"
 )
@@ -136,6 +137,7 @@ func (h *History) trimStored(seq uint64) error {
 // Add appends r (its Seq is assigned) and drops the oldest record when the
 // history is full.
 func (h *History) Add(r Record) error {
+	r.bound()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r.Seq = h.next
@@ -160,6 +162,39 @@ func (h *History) Add(r Record) error {
 	}
 	h.recs = append(h.recs, r)
 	return nil
+}
+
+// Bounds of a record's texts: the history holds Keep records in memory
+// and in the store, whatever the clients sent (a table name in a URL, a
+// comment header).
+const (
+	maxNameBytes    = 256
+	maxMessageBytes = 2048
+)
+
+// bound cuts the client-controlled texts of r to their bounds.
+func (r *Record) bound() {
+	for _, f := range []*string{&r.Label, &r.DB, &r.Table, &r.User, &r.ClientIP} {
+		*f = cut(*f, maxNameBytes)
+	}
+	for _, f := range []*string{&r.Message, &r.ErrorURL, &r.Comment, &r.FirstErrorMsg} {
+		*f = cut(*f, maxMessageBytes)
+	}
+}
+
+// cut shortens s to at most n bytes at a UTF-8 boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n-3]
+	for len(s) > 0 && !utf8.RuneStart(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	if len(s) > 0 && s[len(s)-1] >= utf8.RuneSelf {
+		s = s[:len(s)-1] // the start of a cut rune
+	}
+	return s + "..."
 }
 
 // Len is the number of loads held.

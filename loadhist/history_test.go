@@ -76,3 +76,49 @@ func TestBoundedAcrossRestarts(t *testing.T) {
 		t.Fatalf("label filter = %q, want %q", got, want)
 	}
 }
+
+// TestRecordBounds checks that client-controlled texts are cut, so Keep
+// bounds the history's size.
+func TestRecordBounds(t *testing.T) {
+	db, err := storage.Open(t.TempDir(), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h, err := Open(db, Options{Keep: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("é", 5000)
+	if err := h.Add(Record{Label: "l", Table: long, Comment: long, Message: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	r := h.List(Filter{})[0]
+	if len(r.Table) > maxNameBytes || len(r.Comment) > maxMessageBytes || !strings.HasSuffix(r.Table, "é...") || r.Message != "ok" {
+		t.Fatalf("table %d bytes %q..., comment %d bytes", len(r.Table), r.Table[:10], len(r.Comment))
+	}
+}
+
+// BenchmarkPage10000 pages through a full history of 10,000 loads, as the
+// console does.
+func BenchmarkPage10000(b *testing.B) {
+	db, err := storage.Open(b.TempDir(), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	h, _ := Open(db, Options{Keep: 10000})
+	for i := 0; i < 10000; i++ {
+		st := StatusSuccess
+		if i%100 == 0 {
+			st = StatusFail
+		}
+		_ = h.Add(Record{Label: fmt.Sprint("l", i), DB: "d", Table: "t", Status: st})
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if total, page := h.Page(Filter{Status: StatusFail}, 50, 50); total != 100 || len(page) != 50 {
+			b.Fatal(total, len(page))
+		}
+	}
+}

@@ -9,6 +9,7 @@ package metrics
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -44,6 +45,28 @@ type Metrics struct {
 	httpLatency *prometheus.HistogramVec
 	binlogRows  prometheus.Counter
 	reclaimed   *prometheus.CounterVec
+	totals      totals
+}
+
+// totals are plain counters for the console's live charts.
+type totals struct {
+	loads, failed, rows, commits, commitNanos atomic.Int64
+}
+
+// Totals is a snapshot of the console's counters.
+type Totals struct {
+	Loads, FailedLoads, LoadedRows, Commits int64
+	CommitSeconds                           float64 // sum over Commits
+}
+
+// Totals returns the counters since start; zero for a nil *Metrics.
+func (m *Metrics) Totals() Totals {
+	if m == nil {
+		return Totals{}
+	}
+	t := &m.totals
+	return Totals{Loads: t.loads.Load(), FailedLoads: t.failed.Load(), LoadedRows: t.rows.Load(),
+		Commits: t.commits.Load(), CommitSeconds: float64(t.commitNanos.Load()) / 1e9}
 }
 
 // New returns the metrics registered on a new registry with the Go runtime
@@ -102,6 +125,10 @@ func (m *Metrics) ObserveLoad(l Load) {
 		return
 	}
 	m.loads.WithLabelValues(l.DB, l.Table, l.Status).Inc()
+	m.totals.loads.Add(1)
+	if !l.Committed {
+		m.totals.failed.Add(1)
+	}
 	m.streamLoad.WithLabelValues("receive_bytes").Add(float64(l.Bytes))
 	m.bytes.Add(float64(l.Bytes))
 	m.rows.WithLabelValues("total").Add(float64(l.Total))
@@ -129,6 +156,9 @@ func (m *Metrics) ObserveLoad(l Load) {
 	}
 	m.loadLatency.WithLabelValues("commit").Observe(l.Commit.Seconds())
 	m.commit.Observe(l.Commit.Seconds())
+	m.totals.commits.Add(1)
+	m.totals.commitNanos.Add(int64(l.Commit))
+	m.totals.rows.Add(l.Loaded)
 	m.rows.WithLabelValues("loaded").Add(float64(l.Loaded))
 	m.streamLoad.WithLabelValues("load_rows").Add(float64(l.Loaded))
 	m.loadRows.Add(float64(l.Loaded))

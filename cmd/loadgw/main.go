@@ -200,7 +200,7 @@ func run(args []string) error {
 	mets := metrics.New(metrics.SourcesOf(eng, txns, hist))
 	eng.SetStatementObserver(mets.ObserveStatement)
 	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Loads: loads, ErrorLog: elog,
-		ErrorLogPublic: c.errorLogPub, BodyReadTimeout: c.bodyTimeout, Load: c.load, Metrics: mets, History: hist})
+		ErrorLogPublic: c.errorLogPub, BodyReadTimeout: c.bodyTimeout, Load: c.load, Metrics: mets, History: hist, Labels: txns})
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 30 * time.Second,
