@@ -170,7 +170,7 @@ func TestMetricsAfterLoads(t *testing.T) {
 		t.Errorf("oldest kept TSO of d.b = %v, want a TSO", v)
 	}
 	for _, name := range []string{"loadgw_pebble_l0_files", "loadgw_pebble_disk_bytes", "loadgw_pebble_block_cache_hit_ratio",
-		"loadgw_pebble_compaction_debt_bytes", "loadgw_pebble_memtable_bytes", "go_goroutines", "process_resident_memory_bytes"} {
+		"loadgw_pebble_compaction_debt_bytes", "loadgw_pebble_memtable_bytes", "loadgw_wal_fsync_duration_seconds", "go_goroutines", "process_resident_memory_bytes"} {
 		if fams[name] == nil {
 			t.Errorf("metric %s missing", name)
 		}

@@ -22,6 +22,8 @@ type Table struct {
 type Sources struct {
 	// Store gives the store's own metrics.
 	Store func() storage.Stats
+	// Fsync gives the WAL fsync latency histogram.
+	Fsync func() *storage.Latency
 	// Txns counts the load transactions that have not finished.
 	Txns func() (prepare, precommitted int)
 	// LabelBytes estimates the bytes of the label store on disk.
@@ -43,6 +45,7 @@ var (
 	descTables       = prometheus.NewDesc("loadgw_tables", "Tables in the catalog.", nil, nil)
 	descBinlogBytes  = prometheus.NewDesc("loadgw_binlog_kept_bytes", "Estimated bytes on disk of the kept Row Binlog change records of a table.", []string{"db", "table"}, nil)
 	descBinlogOldest = prometheus.NewDesc("loadgw_binlog_oldest_kept_tso", "Commit TSO of the oldest kept change record of a Row Binlog table (0: none).", []string{"db", "table"}, nil)
+	descFsync        = prometheus.NewDesc("loadgw_wal_fsync_duration_seconds", "Latency of the store's WAL fsyncs: the synced step of every commit.", nil, nil)
 	descStore        = map[string]*prometheus.Desc{}
 )
 
@@ -84,7 +87,7 @@ func init() {
 }
 
 func (c *scraped) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descTxnNum, descTxnStatus, descLabelBytes, descHistory, descTables, descBinlogBytes, descBinlogOldest} {
+	for _, d := range []*prometheus.Desc{descFsync, descTxnNum, descTxnStatus, descLabelBytes, descHistory, descTables, descBinlogBytes, descBinlogOldest} {
 		ch <- d
 	}
 	for _, d := range descStore {
@@ -104,6 +107,11 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 				t = prometheus.CounterValue
 			}
 			ch <- prometheus.MustNewConstMetric(descStore[g.name], t, g.value(&s))
+		}
+	}
+	if c.src.Fsync != nil {
+		if l := c.src.Fsync(); l != nil {
+			ch <- prometheus.MustNewConstHistogram(descFsync, l.Count, l.Sum, l.Buckets)
 		}
 	}
 	if c.src.Txns != nil {

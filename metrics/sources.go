@@ -15,6 +15,7 @@ func SourcesOf(e *engine.Engine, txns *labels.Store, h *loadhist.History) Source
 	db := e.Store()
 	src := Sources{
 		Store: db.Stats,
+		Fsync: db.WALFsync,
 		LabelBytes: func() uint64 {
 			n, _ := db.DiskUsage([]byte(storage.PrefixLabels), storage.PrefixEnd([]byte(storage.PrefixLabels)))
 			return n

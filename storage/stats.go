@@ -1,5 +1,7 @@
 package storage
 
+import dto "github.com/prometheus/client_model/go"
+
 // Stats is a summary of the store's own metrics for monitoring, in terms
 // that do not expose Pebble to other packages.
 type Stats struct {
@@ -50,4 +52,31 @@ func (db *DB) FirstKey(lower, upper []byte) ([]byte, error) {
 		k = append([]byte(nil), it.Key()...)
 	}
 	return k, it.Close()
+}
+
+// Latency is a cumulative latency histogram: Buckets maps an upper bound in
+// seconds to the count of observations at or below it.
+type Latency struct {
+	Count   uint64
+	Sum     float64 // seconds
+	Buckets map[float64]uint64
+}
+
+// WALFsync returns the latency histogram of the store's WAL fsyncs, the
+// synced part of every commit; nil before the store measured any.
+func (db *DB) WALFsync() *Latency {
+	h := db.pdb.Metrics().LogWriter.FsyncLatency
+	if h == nil {
+		return nil
+	}
+	var m dto.Metric
+	if err := h.Write(&m); err != nil || m.Histogram == nil {
+		return nil
+	}
+	// Pebble observes nanoseconds.
+	l := &Latency{Count: m.Histogram.GetSampleCount(), Sum: m.Histogram.GetSampleSum() / 1e9, Buckets: map[float64]uint64{}}
+	for _, b := range m.Histogram.Bucket {
+		l.Buckets[b.GetUpperBound()/1e9] = b.GetCumulativeCount()
+	}
+	return l
 }
