@@ -231,6 +231,11 @@ func defaultPrefix(o *Options, srcs []source) string {
 	return "loadgw_load_" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// maxWholeBytes bounds a source sent as one load (with a larger
+// ChunkBytes, ChunkBytes does): Doris's streaming_load_json_max_mb default
+// and loadgw's --max-json-body-bytes default.
+const maxWholeBytes = 100 << 20
+
 // wholeSource reports whether the headers name a format that cannot be cut
 // at line ends: JSON not read by line, CSV with a header line.
 func wholeSource(h http.Header) bool {
@@ -281,7 +286,7 @@ func (r *runner) produce(ctx context.Context, srcs []source, out chan<- *Chunk) 
 	}
 	whole := wholeSource(r.o.Headers)
 	for fi, s := range srcs {
-		sp := newSplitter(s.r, r.o.ChunkBytes, whole, 4<<30)
+		sp := newSplitter(s.r, r.o.ChunkBytes, whole, max(int64(r.o.ChunkBytes), maxWholeBytes))
 		for ci := 0; ; ci++ {
 			data, rows, err := sp.next()
 			if err == io.EOF {

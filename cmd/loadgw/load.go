@@ -130,6 +130,7 @@ func barProgress() func(bulkload.Progress) {
 			bar = progressbar.NewOptions64(p.TotalBytes,
 				progressbar.OptionSetWriter(os.Stderr),
 				progressbar.OptionShowBytes(true),
+				progressbar.OptionShowCount(),
 				progressbar.OptionSetPredictTime(true),
 				progressbar.OptionShowElapsedTimeOnFinish(),
 				progressbar.OptionThrottle(100*time.Millisecond),

@@ -124,7 +124,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Var(intBytes{&c.load.StageMemBytes}, "load-memory-bytes", "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.IntVar(&c.historyKeep, "load-history", loadhist.DefaultKeep, fmt.Sprintf("how many finished stream loads SHOW STREAM LOAD, /api/_load_history and the console keep (at most %d), across restarts", loadhist.MaxKeep))
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
+		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n       loadgw load --help   (load files into a table: see loadgw load --help)\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
 	err := fs.Parse(args)
