@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -76,9 +77,15 @@ func recoverStaging(loads *loadtxn.Manager, log *zap.Logger) error {
 	return nil
 }
 
+// fsOut is where flag errors and --help go; nil is stderr (tests set it).
+var fsOut io.Writer
+
 func parseFlags(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("loadgw", flag.ContinueOnError)
+	if fsOut != nil {
+		fs.SetOutput(fsOut)
+	}
 	fs.StringVar(&c.dataDir, "data-dir", envOr("LOADGW_DATA_DIR", "./loadgw-data"),
 		"directory of the embedded store (env LOADGW_DATA_DIR)")
 	fs.StringVar(&c.httpAddr, "http-addr", envOr("LOADGW_HTTP_ADDR", ":8030"),
