@@ -101,6 +101,37 @@ func TestLoadCommandKilledAndResumed(t *testing.T) {
 		[]string{fmt.Sprintf("[%d,%d,1,%d]", rows, rows, rows)})
 	s.expectRows("bulk", "SELECT COUNT(*) FROM t WHERE v <> CONCAT('row-', CAST(k AS VARCHAR))", nil, []string{"[0]"})
 
+	// The load history survives a restart.
+	before := s.successfulLoads()
+	s.stop(os.Interrupt)
+	s = s.restart()
+	if after := s.successfulLoads(); after != before || after < 10 {
+		t.Errorf("successful loads in the history: %d before the restart, %d after", before, after)
+	}
+	_, hist := s.query("bulk", `SHOW STREAM LOAD WHERE state = "success" ORDER BY Label LIMIT 1`)
+	if len(hist) != 1 || !strings.Contains(hist[0], `"bulk","t","127.0.0.1","Success","OK"`) {
+		t.Errorf("SHOW STREAM LOAD after the restart: %q", hist)
+	}
+
+	// From stdin with a label prefix: a second run of the same input skips it.
+	for run := 1; run <= 2; run++ {
+		in := exec.Command(bin, "load", "--host", s.addr, "--db", "bulk", "--table", "t", "-H", "column_separator:,",
+			"--chunk-size", "1KiB", "--label-prefix", "stdin_once", "-")
+		var rowsIn bytes.Buffer
+		for i := rows + 1; i <= rows+500; i++ {
+			fmt.Fprintf(&rowsIn, "%d,row-%d\n", i, i)
+		}
+		in.Stdin = &rowsIn
+		out, err := in.CombinedOutput()
+		if err != nil {
+			t.Fatalf("stdin run %d: %v\n%s", run, err, out)
+		}
+		if run == 2 && !strings.Contains(string(out), "chunks:   0 loaded") {
+			t.Errorf("second stdin run loaded again:\n%s", out)
+		}
+	}
+	s.expectRows("bulk", "SELECT COUNT(*), COUNT(DISTINCT k) FROM t", nil, []string{fmt.Sprintf("[%d,%d]", rows+500, rows+500)})
+
 	// A chunk the table refuses is reported with its error log; the exit
 	// status says the load is incomplete.
 	bad := filepath.Join(dir, "bad.csv")

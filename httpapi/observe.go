@@ -93,12 +93,14 @@ func (s *Server) finishLoad(sl *streamLoad) {
 	resp := &sl.resp
 	began := resp.TxnID >= 0
 	committed := resp.Status == loadhist.StatusSuccess
-	m := metrics.Load{DB: sl.db, Status: resp.Status, Began: began, Committed: committed,
+	// db and table label the series only when the table exists: names
+	// from the URL of failed loads would make the series unbounded.
+	m := metrics.Load{Status: resp.Status, Began: began, Committed: committed,
 		Total: resp.NumberTotalRows, Loaded: resp.NumberLoadedRows, Filtered: resp.NumberFilteredRows,
 		Unselected: resp.NumberUnselectedRows, Bytes: resp.LoadBytes,
 		Receive: sl.readDur, Commit: sl.commitDur, Duration: time.Since(sl.start)}
 	if sl.table != nil {
-		m.Table, m.Binlog = sl.table.Name, sl.binlog
+		m.DB, m.Table, m.Binlog = sl.db, sl.table.Name, sl.binlog
 	}
 	s.opts.Metrics.ObserveLoad(m)
 	if s.opts.History == nil {

@@ -134,7 +134,7 @@ func TestMetricsAfterLoads(t *testing.T) {
 		{"loadgw_stream_loads_total", []string{"db=d", "table=t", "status=Success"}, 2},
 		{"loadgw_stream_loads_total", []string{"db=d", "table=t", "status=Fail"}, 1},
 		{"loadgw_stream_loads_total", []string{"db=d", "table=t", "status=Label Already Exists"}, 1},
-		{"loadgw_stream_loads_total", []string{"db=d", "table=", "status=Fail"}, 1},
+		{"loadgw_stream_loads_total", []string{"db=", "table=", "status=Fail"}, 1},
 		{"loadgw_stream_load_rows_total", []string{"type=loaded"}, 6},
 		{"loadgw_stream_load_rows_total", []string{"type=filtered"}, 2},
 		{"doris_be_load_rows", nil, 6},

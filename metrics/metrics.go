@@ -83,7 +83,7 @@ func New(src Sources) *Metrics {
 	m.queryTotal = f.counter("doris_fe_query_total", "SQL statements run.")
 	m.queryErr = f.counter("doris_fe_query_err", "SQL statements that failed.")
 	m.requestAll = f.counter("doris_fe_request_total", "SQL requests (POST /api/query).")
-	m.loads = f.counterVec("loadgw_stream_loads_total", "Finished stream loads by database, table and Status (Success, Fail, Label Already Exists); table is empty when the table does not exist.", "db", "table", "status")
+	m.loads = f.counterVec("loadgw_stream_loads_total", "Finished stream loads by database, table and Status (Success, Fail, Label Already Exists); db and table are empty when the table does not exist.", "db", "table", "status")
 	m.rows = f.counterVec("loadgw_stream_load_rows_total", "Rows of finished stream loads by type: total, loaded, filtered, unselected.", "type")
 	m.bytes = f.counter("loadgw_stream_load_bytes_total", "Body bytes received by stream loads, whatever their outcome.")
 	m.loadLatency = f.histogramVec("loadgw_stream_load_duration_seconds", "Stream load latency by phase: receive (read, decode, stage), commit (commit or pre-commit), total.", "phase")
