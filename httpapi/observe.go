@@ -103,7 +103,9 @@ func (s *Server) finishLoad(sl *streamLoad) {
 		m.DB, m.Table, m.Binlog = sl.db, sl.table.Name, sl.binlog
 	}
 	s.opts.Metrics.ObserveLoad(m)
-	if s.opts.History == nil {
+	// Doris's BE records every answered load unless the client sends
+	// skip_record_to_audit_log_table (HTTP_SKIP_RECORD_TO_AUDIT_LOG_TABLE).
+	if s.opts.History == nil || sl.r.Header.Get("skip_record_to_audit_log_table") != "" {
 		return
 	}
 	user, _, _ := basicAuth(sl.r)
