@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -25,6 +26,10 @@ func TestRequestLog(t *testing.T) {
 	resp.Body.Close()
 	sqlRows(t, srv, "information_schema", "SELECT 1")
 
+	// A request is logged after its handler returns: wait for the last.
+	for i := 0; i < 200 && logs.FilterMessage("http request").Len() < 2; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	entries := logs.FilterMessage("http request").All()
 	if len(entries) != 2 {
 		t.Fatalf("%d request log entries, want 2: %v", len(entries), entries)

@@ -36,7 +36,7 @@ func newTestServerOpts(t *testing.T, lo LoadOptions) (*httptest.Server, *clock.M
 
 // newTestServerWith is newTestServerOpts with more options; Loads and
 // ErrorLog are set here.
-func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *clock.Manual) {
+func newTestServerWith(t testing.TB, opts Options) (*httptest.Server, *clock.Manual) {
 	t.Helper()
 	dir := t.TempDir()
 	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
@@ -68,7 +68,7 @@ func post(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) st
 }
 
 // postRaw sends a SQL request and returns the body as is.
-func postRaw(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) string {
+func postRaw(t testing.TB, srv *httptest.Server, db, body string, hdr ...string) string {
 	t.Helper()
 	req, _ := http.NewRequest("POST", srv.URL+"/api/query/default_cluster/"+db, strings.NewReader(body))
 	req.SetBasicAuth("root", "")

@@ -106,7 +106,7 @@ func sqlCommand(t *testing.T, srv *httptest.Server, d *datadriven.TestData, stmt
 }
 
 // sqlRows runs statements and prints each result row as JSON values.
-func sqlRows(t *testing.T, srv *httptest.Server, db, stmt string) string {
+func sqlRows(t testing.TB, srv *httptest.Server, db, stmt string) string {
 	body, _ := json.Marshal(map[string]string{"stmt": stmt})
 	got := postRaw(t, srv, db, string(body), "X-Doris-Stream", "false")
 	var res struct {

@@ -122,3 +122,22 @@ func BenchmarkPage10000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAdd is what recording adds to each stream load: one unsynced
+// write and, once full, the removal of the oldest record.
+func BenchmarkAdd(b *testing.B) {
+	db, err := storage.Open(b.TempDir(), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	h, _ := Open(db, Options{Keep: 1000})
+	r := Record{Label: "a_label_of_some_length_0001", DB: "d", Table: "t", User: "root", ClientIP: "127.0.0.1",
+		Status: StatusSuccess, Message: "OK", TotalRows: 1000, LoadedRows: 1000, LoadBytes: 1 << 20}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := h.Add(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -46,6 +46,7 @@ type Metrics struct {
 	binlogRows  prometheus.Counter
 	reclaimed   *prometheus.CounterVec
 	totals      totals
+	fixed       fixed
 }
 
 // totals are plain counters for the console's live charts.
@@ -94,6 +95,7 @@ func New(src Sources) *Metrics {
 	m.httpLatency = f.histogramVec("loadgw_http_request_duration_seconds", "HTTP request latency by endpoint.", "endpoint")
 	m.binlogRows = f.counter("loadgw_binlog_records_written_total", "Row Binlog change records written by stream loads (one per loaded row of a Row Binlog table).")
 	m.reclaimed = f.counterVec("loadgw_reclaimed_total", "What the maintenance pass reclaimed: ttl_rows (expired TTL row versions removed), binlog_table_cleanups (tables whose expired change records were removed).", "type")
+	m.resolveFixed()
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(&scraped{src: src})
 	return m
@@ -124,47 +126,67 @@ func (m *Metrics) ObserveLoad(l Load) {
 	if m == nil {
 		return
 	}
+	f := &m.fixed
 	m.loads.WithLabelValues(l.DB, l.Table, l.Status).Inc()
 	m.totals.loads.Add(1)
 	if !l.Committed {
 		m.totals.failed.Add(1)
 	}
-	m.streamLoad.WithLabelValues("receive_bytes").Add(float64(l.Bytes))
+	f.receiveBytes.Add(float64(l.Bytes))
 	m.bytes.Add(float64(l.Bytes))
-	m.rows.WithLabelValues("total").Add(float64(l.Total))
-	m.rows.WithLabelValues("filtered").Add(float64(l.Filtered))
-	m.rows.WithLabelValues("unselected").Add(float64(l.Unselected))
-	m.loadLatency.WithLabelValues("total").Observe(l.Duration.Seconds())
-	switch {
-	case !l.Began:
-		m.txnCounter.WithLabelValues("reject").Inc()
+	f.rowsTotal.Add(float64(l.Total))
+	f.rowsFiltered.Add(float64(l.Filtered))
+	f.rowsUnselected.Add(float64(l.Unselected))
+	f.latencyTotal.Observe(l.Duration.Seconds())
+	if !l.Began {
+		f.txnReject.Inc()
 		return
-	case l.Committed:
-		m.txnCounter.WithLabelValues("begin").Inc()
-		m.txnCounter.WithLabelValues("success").Inc()
-		m.txnRequest.WithLabelValues("begin").Inc()
-		m.txnRequest.WithLabelValues("commit").Inc()
-	default:
-		m.txnCounter.WithLabelValues("begin").Inc()
-		m.txnCounter.WithLabelValues("failed").Inc()
-		m.txnRequest.WithLabelValues("begin").Inc()
-		m.txnRequest.WithLabelValues("rollback").Inc()
 	}
-	m.loadLatency.WithLabelValues("receive").Observe(l.Receive.Seconds())
+	f.txnBegin.Inc()
+	f.requestBegin.Inc()
+	f.latencyReceive.Observe(l.Receive.Seconds())
 	if !l.Committed {
+		f.txnFailed.Inc()
+		f.requestRollback.Inc()
 		return
 	}
-	m.loadLatency.WithLabelValues("commit").Observe(l.Commit.Seconds())
+	f.txnSuccess.Inc()
+	f.requestCommit.Inc()
+	f.latencyCommit.Observe(l.Commit.Seconds())
 	m.commit.Observe(l.Commit.Seconds())
 	m.totals.commits.Add(1)
 	m.totals.commitNanos.Add(int64(l.Commit))
 	m.totals.rows.Add(l.Loaded)
-	m.rows.WithLabelValues("loaded").Add(float64(l.Loaded))
-	m.streamLoad.WithLabelValues("load_rows").Add(float64(l.Loaded))
+	f.rowsLoaded.Add(float64(l.Loaded))
+	f.loadRowsBE.Add(float64(l.Loaded))
 	m.loadRows.Add(float64(l.Loaded))
 	m.loadBytes.Add(float64(l.Bytes))
 	if l.Binlog {
 		m.binlogRows.Add(float64(l.Loaded))
+	}
+}
+
+// fixed are the series of the load path whose labels are constants,
+// resolved once (a label lookup per load costs more than the add).
+type fixed struct {
+	receiveBytes, loadRowsBE                            prometheus.Counter
+	rowsTotal, rowsLoaded, rowsFiltered, rowsUnselected prometheus.Counter
+	txnBegin, txnSuccess, txnFailed, txnReject          prometheus.Counter
+	requestBegin, requestCommit, requestRollback        prometheus.Counter
+	latencyTotal, latencyReceive, latencyCommit         prometheus.Observer
+}
+
+func (m *Metrics) resolveFixed() {
+	m.fixed = fixed{
+		receiveBytes: m.streamLoad.WithLabelValues("receive_bytes"), loadRowsBE: m.streamLoad.WithLabelValues("load_rows"),
+		rowsTotal: m.rows.WithLabelValues("total"), rowsLoaded: m.rows.WithLabelValues("loaded"),
+		rowsFiltered: m.rows.WithLabelValues("filtered"), rowsUnselected: m.rows.WithLabelValues("unselected"),
+		txnBegin: m.txnCounter.WithLabelValues("begin"), txnSuccess: m.txnCounter.WithLabelValues("success"),
+		txnFailed: m.txnCounter.WithLabelValues("failed"), txnReject: m.txnCounter.WithLabelValues("reject"),
+		requestBegin: m.txnRequest.WithLabelValues("begin"), requestCommit: m.txnRequest.WithLabelValues("commit"),
+		requestRollback: m.txnRequest.WithLabelValues("rollback"),
+		latencyTotal:    m.loadLatency.WithLabelValues("total"), latencyReceive: m.loadLatency.WithLabelValues("receive"),
+		latencyCommit: m.loadLatency.WithLabelValues("commit"),
 	}
 }
 
