@@ -32,6 +32,7 @@ type Options struct {
 	// Workers is how many chunks are sent at once. The default value is 4.
 	Workers int
 	// ChunkBytes is the size a chunk is cut at (at the next line end).
+	// A run holds about (Workers+1) × ChunkBytes in memory.
 	// The default value is 64 MiB.
 	ChunkBytes int
 	// LabelPrefix starts every chunk's label. The default value derives
@@ -260,7 +261,9 @@ type runner struct {
 }
 
 func (r *runner) run(ctx context.Context, srcs []source) error {
-	chunks := make(chan *Chunk, r.o.Workers)
+	// Unbuffered: at most Workers chunks in flight and one being cut, so
+	// the memory is about (Workers+1) × ChunkBytes.
+	chunks := make(chan *Chunk)
 	var wg sync.WaitGroup
 	for i := 0; i < r.o.Workers; i++ {
 		wg.Add(1)
