@@ -159,7 +159,8 @@ func (c *rowCounter) count(s *Server, t *catalog.Table) int64 {
 	if c.at == nil {
 		c.at, c.rows = map[int64]time.Time{}, map[int64]int64{}
 	}
-	if at, ok := c.at[t.ID]; ok && time.Since(at) < 10*time.Second {
+	now := s.engine.Clock().Now()
+	if at, ok := c.at[t.ID]; ok && now.Sub(at) < 10*time.Second {
 		return c.rows[t.ID]
 	}
 	n := int64(-1)
@@ -167,6 +168,6 @@ func (c *rowCounter) count(s *Server, t *catalog.Table) int64 {
 	if err == nil && len(res.Rows) == 1 && len(res.Rows[0]) == 1 {
 		n = res.Rows[0][0].I
 	}
-	c.at[t.ID], c.rows[t.ID] = time.Now(), n
+	c.at[t.ID], c.rows[t.ID] = now, n
 	return n
 }
