@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"loadgw/catalog"
 	"loadgw/loadhist"
 	"loadgw/sql"
 )
@@ -36,4 +37,22 @@ func (e *Engine) observeStatement(st sql.Statement, d time.Duration, err error) 
 func StatementKind(st sql.Statement) string {
 	k := fmt.Sprintf("%T", st)
 	return k[strings.LastIndexByte(k, '.')+1:]
+}
+
+// CountRows counts the rows of t a SELECT COUNT(*) sees now, for the
+// console; it is not reported to the statement observer.
+func (e *Engine) CountRows(t *catalog.Table) (int64, error) {
+	text := "SELECT COUNT(*) FROM " + sql.QuoteIdent(t.Name)
+	stmts, err := sql.Parse(text)
+	if err != nil {
+		return 0, err
+	}
+	res, err := e.NewSession(t.DB).run(stmts[0], text)
+	if err != nil {
+		return 0, err
+	}
+	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
+		panic("BUG: COUNT(*) did not answer one value")
+	}
+	return res.Rows[0][0].I, nil
 }

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"net/http"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -163,10 +162,9 @@ func (c *rowCounter) count(s *Server, t *catalog.Table) int64 {
 	if at, ok := c.at[t.ID]; ok && now.Sub(at) < 10*time.Second {
 		return c.rows[t.ID]
 	}
-	n := int64(-1)
-	res, err := s.engine.NewSession(t.DB).Execute("SELECT COUNT(*) FROM `" + strings.ReplaceAll(t.Name, "`", "``") + "`")
-	if err == nil && len(res.Rows) == 1 && len(res.Rows[0]) == 1 {
-		n = res.Rows[0][0].I
+	n, err := s.engine.CountRows(t)
+	if err != nil {
+		n = -1 // shown as "?"
 	}
 	c.at[t.ID], c.rows[t.ID] = now, n
 	return n
