@@ -32,6 +32,9 @@ type Result struct {
 	Affected int64
 	// Loc is the session time zone the values are to be shown in.
 	Loc *time.Location
+	// Info is the text of the MySQL OK packet's info, Doris's
+	// {'label':'...', 'status':'VISIBLE', 'txnId':'...'} of an INSERT.
+	Info string
 }
 
 // Session runs statements in order with its own current database and

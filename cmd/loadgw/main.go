@@ -43,6 +43,7 @@ type config struct {
 	maxConns     int
 	bodyTimeout  time.Duration
 	load         httpapi.LoadOptions
+	mysql        mysqlConfig
 }
 
 func main() {
@@ -104,6 +105,7 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.load.DrainTimeout, "load-drain-timeout", 60*time.Second, "how long a body is drained after a load answered early before the connection is closed")
 	fs.IntVar(&c.maxConns, "max-connections", 4096, "open HTTP connections, idle ones included; more are answered 503 and closed (lowered to fit the open-file limit)")
 	fs.DurationVar(&c.bodyTimeout, "body-read-timeout", 60*time.Second, "how long a request other than a stream load (a SQL statement) may take to send its body")
+	mysqlFlags(fs, &c.mysql)
 	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", loadtxn.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
@@ -132,6 +134,8 @@ func run(args []string) error {
 		return err
 	}
 	defer log.Sync()
+	// The MySQL protocol library logs through the standard logger.
+	defer zap.RedirectStdLog(log)()
 
 	store := storage.Options{MinFreeDiskBytes: c.minFreeDisk, OnFatal: func(err error) {
 		// The WAL state is unknown: stop at once; a restart recovers.
@@ -184,6 +188,13 @@ func run(args []string) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	my, err := startMySQL(c, eng, log, errc)
+	if err != nil {
+		return err
+	}
+	if my != nil {
+		defer my.Close()
+	}
 	// Doris's transaction cleaner runs every 30 s, the loop's default.
 	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.Jobs(eng, loads, elog)...)
 	go jobs.Run(ctx)
