@@ -156,6 +156,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	eng.UseLabels(txns)
 	loads := loadtxn.New(eng, txns, loadtxn.Options{Logger: log})
 	if err := recoverStaging(loads, log); err != nil {
 		return err
