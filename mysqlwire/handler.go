@@ -183,7 +183,7 @@ func (h *handler) send(res *engine.Result, sess *engine.Session, cb func(*sqltyp
 	if len(res.Rows) == 0 {
 		return cb(&sqltypes.Result{Fields: fs})
 	}
-	batch := h.s.opts.RowsPerBatch
+	batch := min(h.s.opts.RowsPerBatch, len(res.Rows))
 	cells := make([]sqltypes.Value, 0, batch*len(fs))
 	out := make([][]sqltypes.Value, 0, batch)
 	for i := 0; i < len(res.Rows); i += batch {

@@ -85,6 +85,10 @@ type guardedConn struct {
 	s      *Server
 	authed atomic.Bool
 	guard  packetGuard
+	// readAt and writeAt are when the deadlines were last moved; each is
+	// used by one goroutine at a time (the library reads and writes a
+	// connection from its own goroutine).
+	readAt, writeAt time.Time
 	once   sync.Once
 	closed func()
 }
@@ -97,10 +101,12 @@ func (s *Server) guard(c net.Conn, closed func()) *guardedConn {
 }
 
 // loggedIn switches the connection at addr from the handshake timeout to
-// the idle timeout.
+// the idle timeout. It runs in the connection's goroutine (the login).
 func (s *Server) loggedIn(addr net.Addr) {
 	if g, ok := s.conns.Load(addr.String()); ok {
-		g.(*guardedConn).authed.Store(true)
+		c := g.(*guardedConn)
+		c.authed.Store(true)
+		c.readAt = time.Time{} // the next read sets the idle timeout
 	}
 }
 
@@ -109,7 +115,7 @@ func (c *guardedConn) Read(p []byte) (int, error) {
 	if c.authed.Load() {
 		timeout = c.s.opts.IdleTimeout
 	}
-	if err := c.Conn.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+	if err := c.extend(&c.readAt, timeout, c.Conn.SetReadDeadline); err != nil {
 		return 0, err
 	}
 	n, err := c.Conn.Read(p)
@@ -122,6 +128,22 @@ func (c *guardedConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// deadlineSlack is how stale a read or write deadline may get before it
+// is moved: resetting it on every call costs a timer update per packet, so
+// a timeout may fire up to this much early.
+const deadlineSlack = time.Second
+
+// extend moves a deadline to now+timeout unless it was moved less than
+// deadlineSlack ago (*at keeps the time it was last moved).
+func (c *guardedConn) extend(at *time.Time, timeout time.Duration, set func(time.Time) error) error {
+	now := time.Now()
+	if now.Sub(*at) < deadlineSlack && !at.IsZero() {
+		return nil
+	}
+	*at = now
+	return set(now.Add(timeout))
+}
+
 // tooLarge tells the client why its connection ends, as MySQL does.
 func (c *guardedConn) tooLarge() {
 	_ = c.Conn.SetWriteDeadline(time.Now().Add(time.Second))
@@ -129,7 +151,7 @@ func (c *guardedConn) tooLarge() {
 }
 
 func (c *guardedConn) Write(p []byte) (int, error) {
-	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.s.opts.WriteTimeout)); err != nil {
+	if err := c.extend(&c.writeAt, c.s.opts.WriteTimeout, c.Conn.SetWriteDeadline); err != nil {
 		return 0, err
 	}
 	return c.Conn.Write(p)

@@ -1,0 +1,169 @@
+package mysqlwire
+
+import (
+	"database/sql"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/go-sql-driver/mysql"
+
+	"loadgw/engine"
+	"loadgw/storage"
+)
+
+// startServer serves a fresh engine on a loopback port.
+func startServer(t *testing.T, opts Options) string {
+	t.Helper()
+	e, err := engine.Open(t.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(e, opts)
+	done := make(chan struct{})
+	go func() { _ = s.Serve(ln); close(done) }()
+	t.Cleanup(func() {
+		s.Close()
+		<-done
+		_ = e.Close()
+	})
+	return ln.Addr().String()
+}
+
+func TestHandshakeTimeout(t *testing.T) {
+	addr := startServer(t, Options{HandshakeTimeout: 200 * time.Millisecond})
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	_, err = io.Copy(io.Discard, c) // the handshake, then EOF when the server gives up
+	if err != nil || time.Since(start) > 3*time.Second {
+		t.Fatalf("silent client: closed after %v with %v; want closed after about 200ms", time.Since(start), err)
+	}
+}
+
+// TestIdleAfterLogin checks that a logged-in connection gets the idle
+// timeout, not the shorter handshake timeout, and is closed after it.
+func TestIdleAfterLogin(t *testing.T) {
+	addr := startServer(t, Options{HandshakeTimeout: 300 * time.Millisecond, IdleTimeout: 2500 * time.Millisecond})
+	db, err := sql.Open("mysql", "root:@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if err := db.Ping(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	var one int
+	if err := db.QueryRow("SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("query after 1 s idle (past the handshake timeout): %v", err)
+	}
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	time.Sleep(4 * time.Second)
+	if err := conn.QueryRowContext(t.Context(), "SELECT 1").Scan(&one); err == nil {
+		t.Fatal("a connection idle past the idle timeout still answered")
+	}
+}
+
+func TestAccessDenied(t *testing.T) {
+	addr := startServer(t, Options{User: "admin", Password: "s3cret"})
+	for _, tc := range []struct{ user, password, want string }{
+		{"admin", "s3cret", ""},
+		{"admin#HIGH", "s3cret", ""},
+		{"admin@compute1", "s3cret", ""},
+		{"admin", "wrong", "Access denied for user 'admin@127.0.0.1' (using password: YES)"},
+		{"admin", "", "Access denied for user 'admin@127.0.0.1' (using password: NO)"},
+		{"root", "s3cret", "Access denied for user 'root@127.0.0.1' (using password: YES)"},
+	} {
+		db, err := sql.Open("mysql", tc.user+":"+tc.password+"@tcp("+addr+")/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = db.Ping()
+		db.Close()
+		var me *mysql.MySQLError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.user, err)
+		case tc.want != "" && (!errors.As(err, &me) || me.Number != 1045 || me.Message != tc.want):
+			t.Errorf("%s/%s: got %v, want 1045 %s", tc.user, tc.password, err, tc.want)
+		}
+	}
+}
+
+func TestAccountName(t *testing.T) {
+	for in, want := range map[string]string{"root": "root", "root#HIGH": "root", "root@c1": "root", "default_cluster:root": "root", "default_cluster:root@c1#low": "root"} {
+		if got := accountName(in); got != want {
+			t.Errorf("accountName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPacketGuard(t *testing.T) {
+	header := func(n int, seq byte) []byte { return []byte{byte(n), byte(n >> 8), byte(n >> 16), seq} }
+	g := packetGuard{max: 100}
+	// Two requests of 60 bytes each, fed in odd pieces, stay under 100.
+	stream := append(header(60, 0), make([]byte, 60)...)
+	stream = append(stream, header(60, 0)...)
+	stream = append(stream, make([]byte, 60)...)
+	for len(stream) > 0 {
+		n := min(7, len(stream))
+		if err := g.feed(stream[:n]); err != nil {
+			t.Fatalf("requests under the limit: %v", err)
+		}
+		stream = stream[n:]
+	}
+	if err := g.feed(header(101, 3)); !errors.Is(err, errPacketTooLarge) || g.seq != 3 {
+		t.Fatalf("101-byte request: %v (seq %d), want errPacketTooLarge", err, g.seq)
+	}
+	// A request continued over 16 MiB packets counts all of them.
+	g = packetGuard{max: 20 << 20}
+	if err := g.feed(header(maxPayload, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.feed(make([]byte, maxPayload)); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.feed(header(5<<20, 1)); !errors.Is(err, errPacketTooLarge) {
+		t.Fatalf("16 MiB + 5 MiB request with a 20 MiB limit: %v", err)
+	}
+}
+
+func TestPlaceholders(t *testing.T) {
+	q := "SELECT '?', \"it\\\"s ?\", `a?b`, ? /* ? */, x -- ?\n + ? # ?\n"
+	at := placeholders(q)
+	if len(at) != 2 {
+		t.Fatalf("placeholders of %q: %v, want 2", q, at)
+	}
+	got, err := bind(q, at, map[string]*querypb.BindVariable{
+		"v1": {Type: querypb.Type_INT64, Value: []byte("-5")},
+		"v2": {Type: querypb.Type_VARCHAR, Value: []byte(`o'k\`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "SELECT '?', \"it\\\"s ?\", `a?b`, -5 /* ? */, x -- ?\n + 'o\\'k\\\\' # ?\n"
+	if got != want {
+		t.Errorf("bind:\n got %q\nwant %q", got, want)
+	}
+	if _, err := bind("SELECT ?", []int{7}, nil); err == nil || !strings.Contains(err.Error(), "parameter 1") {
+		t.Errorf("missing parameter: %v", err)
+	}
+}
