@@ -89,8 +89,8 @@ type guardedConn struct {
 	// used by one goroutine at a time (the library reads and writes a
 	// connection from its own goroutine).
 	readAt, writeAt time.Time
-	once   sync.Once
-	closed func()
+	once            sync.Once
+	closed          func()
 }
 
 // guard wraps c and registers it so that the login can find it.
