@@ -116,10 +116,12 @@ func decimals(t types.Type) uint32 {
 	return 0
 }
 
-// appendRow converts one row to wire values in Doris's text forms. In the
-// binary protocol a TIMESTAMPTZ goes as its local date and time, the
-// binary DATETIME having no offset.
-func appendRow(dst []sqltypes.Value, row []types.Value, fs []*querypb.Field, loc *time.Location, binary bool) []sqltypes.Value {
+// appendRow converts one row to wire values in Doris's text forms,
+// appending the text to buf; the values point into buf's arrays, which
+// are never written again once a value points into them (a growing buf
+// moves to a new array). In the binary protocol a TIMESTAMPTZ goes as its
+// local date and time, the binary DATETIME having no offset.
+func appendRow(dst []sqltypes.Value, buf []byte, row []types.Value, fs []*querypb.Field, loc *time.Location, binary bool) ([]sqltypes.Value, []byte) {
 	for j, v := range row {
 		if v.Kind == types.Null {
 			dst = append(dst, sqltypes.NULL)
@@ -129,7 +131,9 @@ func appendRow(dst []sqltypes.Value, row []types.Value, fs []*querypb.Field, loc
 			off := types.ZoneOffset(v.I, loc)
 			v = types.Value{Kind: types.DateTime, I: v.I + int64(off)*types.MicrosPerSecond, Scale: v.Scale}
 		}
-		dst = append(dst, sqltypes.MakeTrusted(fs[j].Type, types.AppendFormat(nil, v, loc)))
+		start := len(buf)
+		buf = types.AppendFormat(buf, v, loc)
+		dst = append(dst, sqltypes.MakeTrusted(fs[j].Type, buf[start:len(buf):len(buf)]))
 	}
-	return dst
+	return dst, buf
 }

@@ -186,11 +186,13 @@ func (h *handler) send(res *engine.Result, sess *engine.Session, cb func(*sqltyp
 	batch := min(h.s.opts.RowsPerBatch, len(res.Rows))
 	cells := make([]sqltypes.Value, 0, batch*len(fs))
 	out := make([][]sqltypes.Value, 0, batch)
+	var buf []byte
 	for i := 0; i < len(res.Rows); i += batch {
-		cells, out = cells[:0], out[:0]
+		// The library has written the previous batch: its text is free.
+		cells, out, buf = cells[:0], out[:0], buf[:0]
 		for _, row := range res.Rows[i:min(i+batch, len(res.Rows))] {
 			start := len(cells)
-			cells = appendRow(cells, row, fs, loc, binary)
+			cells, buf = appendRow(cells, buf, row, fs, loc, binary)
 			out = append(out, cells[start:len(cells):len(cells)])
 		}
 		if err := cb(&sqltypes.Result{Fields: fs, Rows: out}); err != nil {
