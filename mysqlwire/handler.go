@@ -3,6 +3,7 @@ package mysqlwire
 import (
 	"context"
 	"fmt"
+	"net"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -24,6 +25,8 @@ type connState struct {
 	// run, split once; pendingRest is the text the library hands back.
 	pending     []string
 	pendingRest string
+	// identified tells whether sess knows its client (after the login).
+	identified bool
 }
 
 // handler answers the commands of every connection.
@@ -59,6 +62,14 @@ func (h *handler) state(c *mysql.Conn) *connState {
 	st, ok := h.conns[c.ConnectionID]
 	if !ok {
 		panic(fmt.Sprintf("BUG: no session for MySQL connection %d", c.ConnectionID))
+	}
+	if !st.identified {
+		st.identified = true
+		host := c.RemoteAddr().String()
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		st.sess.SetClient(accountName(c.User), host, int64(c.ConnectionID))
 	}
 	return st
 }
@@ -162,6 +173,7 @@ func (h *handler) ComResetConnection(c *mysql.Conn) error {
 	st := h.state(c)
 	st.sess = h.s.eng.NewSession(st.sess.DB())
 	st.pending = nil
+	st.identified = false
 	return nil
 }
 
