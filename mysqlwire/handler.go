@@ -27,6 +27,8 @@ type connState struct {
 	pendingRest string
 	// identified tells whether sess knows its client (after the login).
 	identified bool
+	// templates are the parsed prepared statements, by statement id.
+	templates map[uint32]*template
 }
 
 // handler answers the commands of every connection.
@@ -154,15 +156,53 @@ const maxPreparedStatements = 16382
 func (h *handler) ComStmtExecute(_ context.Context, c *mysql.Conn, prepare *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
 	defer h.recover(c, &err)
 	st := h.state(c)
-	text, err := bind(prepare.PrepareStmt, placeholders(prepare.PrepareStmt), prepare.BindVars)
-	if err != nil {
-		return sqlError(err)
-	}
-	res, err := st.sess.Execute(text)
+	res, err := st.execute(c, prepare)
 	if err != nil {
 		return sqlError(err)
 	}
 	return h.send(res, st.sess, cb, true)
+}
+
+// execute runs a prepared statement: through its template when it has one
+// and the parameters fit, else parsed with its parameters in place.
+func (st *connState) execute(c *mysql.Conn, prepare *mysql.PrepareData) (*engine.Result, error) {
+	at := placeholders(prepare.PrepareStmt)
+	t, ok := st.templates[prepare.StatementID]
+	if !ok {
+		t = newTemplate(prepare.PrepareStmt, at)
+		st.keepTemplate(c, prepare.StatementID, t)
+	}
+	if t != nil {
+		bound, err := t.bind(prepare.BindVars)
+		if err != nil {
+			return nil, err
+		}
+		if bound {
+			return st.sess.ExecuteParsed(t.stmts, t.src)
+		}
+	}
+	text, err := bind(prepare.PrepareStmt, at, prepare.BindVars)
+	if err != nil {
+		return nil, err
+	}
+	return st.sess.Execute(text)
+}
+
+// keepTemplate stores t (nil: the statement has none) and drops the
+// templates of statements the client closed, which the library forgets
+// without telling the handler.
+func (st *connState) keepTemplate(c *mysql.Conn, id uint32, t *template) {
+	if st.templates == nil {
+		st.templates = map[uint32]*template{}
+	}
+	if len(st.templates) >= 2*len(c.PrepareData)+16 {
+		for old := range st.templates {
+			if _, open := c.PrepareData[old]; !open {
+				delete(st.templates, old)
+			}
+		}
+	}
+	st.templates[id] = t
 }
 
 func (h *handler) WarningCount(c *mysql.Conn) uint16 { return 0 }
@@ -174,6 +214,7 @@ func (h *handler) ComResetConnection(c *mysql.Conn) error {
 	st.sess = h.s.eng.NewSession(st.sess.DB())
 	st.pending = nil
 	st.identified = false
+	st.templates = nil
 	return nil
 }
 

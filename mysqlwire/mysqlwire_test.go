@@ -167,3 +167,86 @@ func TestPlaceholders(t *testing.T) {
 		t.Errorf("missing parameter: %v", err)
 	}
 }
+
+func TestTemplate(t *testing.T) {
+	for q, usable := range map[string]bool{
+		"SELECT * FROM t WHERE k = ?":             true,
+		"INSERT INTO t VALUES (?, ?), (?, 'x')":   true,
+		"SELECT ? + 1, concat(?, '?')":            true,
+		"SELECT * FROM t LIMIT ?":                 false,
+		"SELECT * FROM t WHERE k IN (?, ?) AND 1": true,
+	} {
+		if got := newTemplate(q, placeholders(q)) != nil; got != usable {
+			t.Errorf("newTemplate(%q) usable = %v, want %v", q, got, usable)
+		}
+	}
+}
+
+// TestPreparedReuse runs prepared statements many times with changing
+// parameters: through their parsed templates, and for parameters that are
+// not plain literals (negative numbers) or markers a template cannot take
+// (LIMIT ?), with the text bound.
+func TestPreparedReuse(t *testing.T) {
+	addr := startServer(t, Options{})
+	root, err := sql.Open("mysql", "root:@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, err := root.Exec("CREATE DATABASE p"); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("mysql", "root:@tcp("+addr+")/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("CREATE TABLE t (k BIGINT, s VARCHAR(40), d DECIMAL(9, 2)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := db.Prepare("INSERT INTO t VALUES (?, ?, ?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := -3; k <= 20; k++ {
+		if _, err := ins.Exec(k, "s"+strings.Repeat("x", k+3), float64(k)/4); err != nil {
+			t.Fatalf("insert %d: %v", k, err)
+		}
+	}
+	get, err := db.Prepare("SELECT s, d FROM t WHERE k = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 20; k >= -3; k-- {
+		var s, d string
+		if err := get.QueryRow(k).Scan(&s, &d); err != nil {
+			t.Fatalf("select %d: %v", k, err)
+		}
+		if want := "s" + strings.Repeat("x", k+3); s != want {
+			t.Errorf("k = %d: s = %q, want %q", k, s, want)
+		}
+	}
+	var n int
+	if err := get.QueryRow(999).Scan(&n, &n); err != sql.ErrNoRows {
+		t.Errorf("missing key: %v, want no rows", err)
+	}
+	lim, err := db.Prepare("SELECT k FROM t ORDER BY k LIMIT ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []int{1, 5, 2} {
+		rows, err := lim.Query(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for rows.Next() {
+			got++
+		}
+		rows.Close()
+		if got != l {
+			t.Errorf("LIMIT %d: %d rows", l, got)
+		}
+	}
+}
