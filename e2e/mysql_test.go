@@ -128,6 +128,41 @@ func TestMySQLDriver(t *testing.T) {
 	t.Run("sessions", func(t *testing.T) { checkSessions(t, db) })
 	t.Run("time zones", func(t *testing.T) { checkTimeZones(t, addr) })
 	t.Run("errors", func(t *testing.T) { checkDriverErrors(t, addr, db) })
+	t.Run("connector/j start-up", func(t *testing.T) { checkConnectorJ(t, db) })
+}
+
+// connectorJStartup is what Connector/J 8 sends after the login
+// (NativeSession.loadServerVariables), comment included.
+const connectorJStartup = "/* mysql-connector-j-8.0.33 (Revision: 7d6b0800528b6b25c68b52dc10d6c1c8429c100c) */" +
+	"SELECT  @@session.auto_increment_increment AS auto_increment_increment, @@character_set_client AS character_set_client, " +
+	"@@character_set_connection AS character_set_connection, @@character_set_results AS character_set_results, " +
+	"@@character_set_server AS character_set_server, @@collation_server AS collation_server, " +
+	"@@collation_connection AS collation_connection, @@init_connect AS init_connect, " +
+	"@@interactive_timeout AS interactive_timeout, @@license AS license, @@lower_case_table_names AS lower_case_table_names, " +
+	"@@max_allowed_packet AS max_allowed_packet, @@net_write_timeout AS net_write_timeout, " +
+	"@@performance_schema AS performance_schema, @@query_cache_size AS query_cache_size, " +
+	"@@query_cache_type AS query_cache_type, @@sql_mode AS sql_mode, @@system_time_zone AS system_time_zone, " +
+	"@@time_zone AS time_zone, @@transaction_isolation AS transaction_isolation, @@wait_timeout AS wait_timeout"
+
+func checkConnectorJ(t *testing.T, db *sql.DB) {
+	rows, err := db.Query(connectorJStartup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := scanStrings(t, rows)
+	if len(got) != 1 || len(got[0]) != 21 {
+		t.Fatalf("start-up query: %q", got)
+	}
+	if got[0][0] != "1" || got[0][1] != "utf8mb4" || got[0][11] != "16777216" || got[0][17] != "UTC" || got[0][20] != "28800" {
+		t.Errorf("start-up values %q", got[0])
+	}
+	for _, q := range []string{"SET NAMES utf8mb4", "SET character_set_results = NULL", "SET autocommit=1",
+		"SELECT @@session.transaction_read_only", "SHOW WARNINGS",
+		"SHOW VARIABLES WHERE Variable_name = 'language' OR Variable_name = 'net_write_timeout'"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
 }
 
 func checkAllTypes(t *testing.T, got [][]string) {

@@ -3,6 +3,7 @@ package mysqlwire
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -248,5 +249,150 @@ func TestPreparedReuse(t *testing.T) {
 		if got != l {
 			t.Errorf("LIMIT %d: %d rows", l, got)
 		}
+	}
+}
+
+// rawConn is a hand-driven client for commands go-sql-driver does not send.
+type rawConn struct {
+	t *testing.T
+	c net.Conn
+}
+
+func (r *rawConn) read() []byte {
+	r.t.Helper()
+	var h [4]byte
+	if _, err := io.ReadFull(r.c, h[:]); err != nil {
+		r.t.Fatal(err)
+	}
+	p := make([]byte, int(h[0])|int(h[1])<<8|int(h[2])<<16)
+	if _, err := io.ReadFull(r.c, p); err != nil {
+		r.t.Fatal(err)
+	}
+	return p
+}
+
+func (r *rawConn) write(seq byte, p []byte) {
+	r.t.Helper()
+	if _, err := r.c.Write(append([]byte{byte(len(p)), byte(len(p) >> 8), byte(len(p) >> 16), seq}, p...)); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// login logs in as root without a password into db.
+func rawLogin(t *testing.T, addr, db string) *rawConn {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := &rawConn{t: t, c: c}
+	r.read() // handshake
+	var caps uint32 = 0x0200 | 0x8000 | 0x80000 | 0x0008 // PROTOCOL_41, SECURE_CONNECTION, PLUGIN_AUTH, CONNECT_WITH_DB
+	resp := []byte{byte(caps), byte(caps >> 8), byte(caps >> 16), 0, 0, 0, 0, 1, 33}
+	resp = append(resp, make([]byte, 23)...)
+	resp = append(resp, "root\x00"...)
+	resp = append(resp, 0) // empty auth response
+	resp = append(resp, db+"\x00"...)
+	resp = append(resp, "mysql_native_password\x00"...)
+	r.write(1, resp)
+	for {
+		p := r.read()
+		if p[0] == 0x00 {
+			return r
+		}
+		if p[0] == 0xff {
+			t.Fatalf("login: %q", p)
+		}
+		if p[0] == 0xfe { // auth switch: answer with an empty response
+			r.write(3, nil)
+		}
+	}
+}
+
+// lenEnc reads a length-encoded string at p[i:].
+func lenEnc(p []byte, i int) (string, int) {
+	n := int(p[i])
+	return string(p[i+1 : i+1+n]), i + 1 + n
+}
+
+func TestFieldList(t *testing.T) {
+	addr := startServer(t, Options{})
+	db, err := sql.Open("mysql", "root:@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{"CREATE DATABASE fl", "CREATE TABLE fl.t (k INT, v DECIMAL(10, 3)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := rawLogin(t, addr, "fl")
+	r.write(0, []byte("\x04t\x00")) // COM_FIELD_LIST t
+	var cols []string
+	for {
+		p := r.read()
+		if p[0] == 0xfe && len(p) < 9 {
+			break
+		}
+		if p[0] == 0xff {
+			t.Fatalf("COM_FIELD_LIST: %q", p)
+		}
+		i := 0
+		var parts []string
+		for range 6 { // catalog, schema, table, org table, name, org name
+			var s string
+			s, i = lenEnc(p, i)
+			parts = append(parts, s)
+		}
+		i++ // 0x0c
+		typ, decimals := p[i+6], p[i+9]
+		cols = append(cols, fmt.Sprintf("%s:%d:%d", parts[4], typ, decimals))
+	}
+	if got := strings.Join(cols, " "); got != "k:3:0 v:246:3" {
+		t.Errorf("COM_FIELD_LIST columns %q, want k:3:0 v:246:3 (LONG, NEWDECIMAL scale 3)", got)
+	}
+}
+
+// query sends COM_QUERY q and returns the first cell of a one-row result,
+// or "OK" for an OK packet.
+func (r *rawConn) query(q string) string {
+	r.t.Helper()
+	r.write(0, append([]byte{0x03}, q...))
+	p := r.read()
+	switch p[0] {
+	case 0x00:
+		return "OK"
+	case 0xff:
+		r.t.Fatalf("%s: %q", q, p[9:])
+	}
+	for n := int(p[0]); n > 0; n-- {
+		r.read() // column definitions
+	}
+	r.read() // EOF
+	row := r.read()
+	cell, _ := lenEnc(row, 0)
+	for p := r.read(); p[0] != 0xfe; p = r.read() {
+	}
+	return cell
+}
+
+func TestResetConnection(t *testing.T) {
+	addr := startServer(t, Options{})
+	r := rawLogin(t, addr, "")
+	def := r.query("SELECT @@sql_select_limit")
+	if got := r.query("SET sql_select_limit = 7"); got != "OK" {
+		t.Fatalf("SET: %s", got)
+	}
+	if got := r.query("SELECT @@sql_select_limit"); got != "7" {
+		t.Fatalf("after SET: %s", got)
+	}
+	r.write(0, []byte{0x1f}) // COM_RESET_CONNECTION
+	if p := r.read(); p[0] != 0x00 {
+		t.Fatalf("COM_RESET_CONNECTION: %q", p)
+	}
+	if got := r.query("SELECT @@sql_select_limit"); got != def {
+		t.Errorf("after COM_RESET_CONNECTION: %s, want the default %s", got, def)
 	}
 }
