@@ -287,7 +287,7 @@ func rawLogin(t *testing.T, addr, db string) *rawConn {
 	t.Cleanup(func() { c.Close() })
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
 	r := &rawConn{t: t, c: c}
-	r.read() // handshake
+	r.read()                                             // handshake
 	var caps uint32 = 0x0200 | 0x8000 | 0x80000 | 0x0008 // PROTOCOL_41, SECURE_CONNECTION, PLUGIN_AUTH, CONNECT_WITH_DB
 	resp := []byte{byte(caps), byte(caps >> 8), byte(caps >> 16), 0, 0, 0, 0, 1, 33}
 	resp = append(resp, make([]byte, 23)...)
