@@ -36,6 +36,41 @@ type handler struct {
 	s     *Server
 	mu    sync.Mutex
 	conns map[uint32]*connState
+	// closing refuses new commands; inflight counts the running ones
+	// (both guarded by mu for the Add).
+	closing  bool
+	inflight sync.WaitGroup
+}
+
+// errShutdown answers a command that arrives while the server shuts down.
+var errShutdown = mysql.NewSQLError(mysql.ERServerShutdown, mysql.SSServerShutdown, "Server shutdown in progress")
+
+// enter admits a command unless the server is shutting down; exit ends it.
+func (h *handler) enter() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return errShutdown
+	}
+	h.inflight.Add(1)
+	return nil
+}
+
+func (h *handler) exit() { h.inflight.Done() }
+
+// drain refuses new commands and waits for the running ones, until ctx ends.
+func (h *handler) drain(ctx context.Context) error {
+	h.mu.Lock()
+	h.closing = true
+	h.mu.Unlock()
+	done := make(chan struct{})
+	go func() { h.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("cannot finish the running MySQL commands: %w", ctx.Err())
+	}
 }
 
 var _ mysql.Handler = (*handler)(nil)
@@ -78,6 +113,10 @@ func (h *handler) state(c *mysql.Conn) *connState {
 
 // ComInitDB is COM_INIT_DB, and the database of the handshake.
 func (h *handler) ComInitDB(c *mysql.Conn, db string) (err error) {
+	if err := h.enter(); err != nil {
+		return err
+	}
+	defer h.exit()
 	defer h.recover(c, &err)
 	if _, ok := h.s.eng.Catalog().Database(db); !ok && !strings.EqualFold(db, "information_schema") {
 		// Doris's ConnectContextUtil.initCatalogAndDb: changeDb's DdlException.
@@ -91,6 +130,10 @@ func (h *handler) ComInitDB(c *mysql.Conn, db string) (err error) {
 // the text's statements run in order and the last one answers, as on the
 // HTTP endpoint.
 func (h *handler) ComQuery(_ context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (err error) {
+	if err := h.enter(); err != nil {
+		return err
+	}
+	defer h.exit()
 	defer h.recover(c, &err)
 	st := h.state(c)
 	st.pending = nil
@@ -105,6 +148,10 @@ func (h *handler) ComQuery(_ context.Context, c *mysql.Conn, query string, cb my
 // every statement answers with its own result. The text is parsed whole
 // first, so a syntax error anywhere runs nothing, as in Doris.
 func (h *handler) ComMultiQuery(_ context.Context, c *mysql.Conn, query string, cb mysql.ResultSpoolFn) (rest string, err error) {
+	if err := h.enter(); err != nil {
+		return "", err
+	}
+	defer h.exit()
 	defer h.recover(c, &err)
 	st := h.state(c)
 	if len(st.pending) == 0 || query != st.pendingRest {
@@ -154,6 +201,10 @@ const maxPreparedStatements = 16382
 // ComStmtExecute runs a prepared statement with its parameters and answers
 // in the binary protocol.
 func (h *handler) ComStmtExecute(_ context.Context, c *mysql.Conn, prepare *mysql.PrepareData, cb func(*sqltypes.Result) error) (err error) {
+	if err := h.enter(); err != nil {
+		return err
+	}
+	defer h.exit()
 	defer h.recover(c, &err)
 	st := h.state(c)
 	res, err := st.execute(c, prepare)

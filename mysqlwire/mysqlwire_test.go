@@ -1,6 +1,7 @@
 package mysqlwire
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -394,5 +395,43 @@ func TestResetConnection(t *testing.T) {
 	}
 	if got := r.query("SELECT @@sql_select_limit"); got != def {
 		t.Errorf("after COM_RESET_CONNECTION: %s, want the default %s", got, def)
+	}
+}
+
+func TestShutdown(t *testing.T) {
+	e, err := engine.Open(t.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(e, Options{})
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ln) }()
+	r := rawLogin(t, ln.Addr().String(), "")
+	if got := r.query("SELECT 1"); got != "1" {
+		t.Fatalf("SELECT 1: %s", got)
+	}
+	// A command in flight holds the shutdown until it ends.
+	if err := s.h.enter(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := s.Shutdown(ctx); err == nil {
+		t.Fatal("Shutdown returned before the running command ended")
+	}
+	s.h.exit()
+	if err := s.h.enter(); err != errShutdown {
+		t.Errorf("a command after Shutdown: %v, want errShutdown", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		t.Error("the listener still accepts after Shutdown")
 	}
 }

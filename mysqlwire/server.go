@@ -1,6 +1,7 @@
 package mysqlwire
 
 import (
+	"context"
 	"errors"
 	"net"
 	"sync"
@@ -57,7 +58,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	return nil
 }
 
-// Close stops accepting and closes the open connections.
+// Close stops accepting and closes the open connections at once.
 func (s *Server) Close() {
 	s.mu.Lock()
 	lis := s.lis
@@ -69,4 +70,20 @@ func (s *Server) Close() {
 		_ = c.(*guardedConn).Close()
 		return true
 	})
+}
+
+// Shutdown stops accepting, answers new commands with "Server shutdown in
+// progress", waits for the running ones until ctx ends, then closes the
+// connections. A statement that was running when ctx ended still holds its
+// session; the engine must not be closed under it.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	lis := s.lis
+	s.mu.Unlock()
+	if lis != nil {
+		lis.Close()
+	}
+	err := s.h.drain(ctx)
+	s.Close()
+	return err
 }

@@ -193,9 +193,6 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if my != nil {
-		defer my.Close()
-	}
 	// Doris's transaction cleaner runs every 30 s, the loop's default.
 	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.Jobs(eng, loads, elog)...)
 	go jobs.Run(ctx)
@@ -209,6 +206,11 @@ func run(args []string) error {
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown did not finish", zap.Error(err))
+	}
+	if my != nil {
+		if err := my.Shutdown(sctx); err != nil {
+			log.Warn("MySQL shutdown did not finish", zap.Error(err))
+		}
 	}
 	return nil
 }
