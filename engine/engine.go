@@ -44,6 +44,7 @@ type Engine struct {
 	codecs  map[*catalog.Table]*catalog.RowCodec
 	globals globalVars
 	txns    txnStore
+	ops     opsHooks // observe.go
 }
 
 // Open opens the engine on the store in dir.

@@ -25,9 +25,11 @@ func mysqlFlags(fs *flag.FlagSet, c *mysqlConfig) {
 		"HOST:PORT of the MySQL protocol (Doris's query_port); empty turns it off (env LOADGW_MYSQL_ADDR)")
 	fs.IntVar(&c.maxConns, "max-mysql-connections", 1024,
 		"open MySQL connections; more are refused with Doris's 'Reach limit of connections' (Doris qe_max_connection)")
-	fs.DurationVar(&c.waitTimeout, "mysql-wait-timeout", 8*time.Hour,
+	c.waitTimeout = 8 * time.Hour
+	fs.Var(duration{&c.waitTimeout}, "mysql-wait-timeout",
 		"how long a MySQL connection may stay silent before it is closed (Doris wait_timeout)")
-	fs.Int64Var(&c.maxPacket, "mysql-max-packet-bytes", 16<<20,
+	c.maxPacket = 16 << 20
+	fs.Var(byteSize{&c.maxPacket}, "mysql-max-packet-bytes",
 		"largest MySQL request; a larger one closes the connection (Doris max_allowed_packet)")
 }
 
