@@ -1,6 +1,10 @@
 package engine
 
-import "loadgw/sql"
+import (
+	"time"
+
+	"loadgw/sql"
+)
 
 // ExecuteParsed runs statements parsed from src (sql.Parse), as Execute
 // runs the statements of a text: in order, the last one's result, the
@@ -14,7 +18,10 @@ func (s *Session) ExecuteParsed(stmts []sql.Statement, src string) (*Result, err
 	var res *Result
 	var err error
 	for _, st := range stmts {
-		if res, err = s.run(st, src); err != nil {
+		start := time.Now()
+		res, err = s.run(st, src)
+		s.e.observeStatement(st, time.Since(start), err)
+		if err != nil {
 			return nil, err
 		}
 	}
