@@ -141,7 +141,9 @@ func startServer(t *testing.T, bin, dataDir string, flags ...string) *server {
 		dataDir: dataDir,
 		flags:   flags,
 	}
-	args := append([]string{"--data-dir", dataDir, "--http-addr", addr, "--log-level", "warn", "--time-zone", "UTC"}, flags...)
+	// The MySQL port is off unless a test asks for it (--mysql-addr in flags):
+	// parallel servers would all try :9030.
+	args := append([]string{"--data-dir", dataDir, "--http-addr", addr, "--mysql-addr=", "--log-level", "warn", "--time-zone", "UTC"}, flags...)
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
 	if err := s.cmd.Start(); err != nil {

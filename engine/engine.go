@@ -43,6 +43,7 @@ type Engine struct {
 	codecMu sync.Mutex
 	codecs  map[*catalog.Table]*catalog.RowCodec
 	globals globalVars
+	txns    txnStore
 	ops     opsHooks // observe.go
 }
 

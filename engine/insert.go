@@ -55,10 +55,11 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if m.Update() != mapping.Upsert {
 		partial = &upsert.Partial{NewKeyError: strings.EqualFold(s.Var("partial_update_new_key_behavior"), "ERROR"), Now: s.e.clock.Now(), Loc: s.loc}
 	}
-	if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: m.Provided()}); err != nil {
+	info, err := s.commitInsert(t, st.Label, upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: m.Provided()})
+	if err != nil {
 		return nil, err
 	}
-	return &Result{Affected: int64(len(rows))}, nil
+	return &Result{Affected: int64(len(rows)), Info: info}, nil
 }
 
 // insertRows builds the table rows of an INSERT's VALUES tuples, then of

@@ -32,6 +32,9 @@ type Result struct {
 	Affected int64
 	// Loc is the session time zone the values are to be shown in.
 	Loc *time.Location
+	// Info is the text of the MySQL OK packet's info, Doris's
+	// {'label':'...', 'status':'VISIBLE', 'txnId':'...'} of an INSERT.
+	Info string
 }
 
 // Session runs statements in order with its own current database and
@@ -41,6 +44,8 @@ type Session struct {
 	db   string
 	vars map[string]string
 	loc  *time.Location
+	// client is who runs the session (SetClient).
+	client expr.Session
 }
 
 // NewSession starts a session whose current database is db ("" for none).
@@ -152,6 +157,18 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.createMaterializedView(st)
 	case *sql.BuildIndex:
 		return s.buildIndex(st)
+	case *sql.ShowWarnings:
+		return s.showWarnings(st)
+	case *sql.ShowCharset:
+		return s.showCharset(st)
+	case *sql.ShowCollation:
+		return s.showCollation(st)
+	case *sql.ShowIndex:
+		return s.showIndex(st)
+	case *sql.ShowTableStatus:
+		return s.showTableStatus(st)
+	case *sql.ShowTransaction:
+		return s.showTransaction(st)
 	}
 	return nil, errorf("Unsupported statement: %s", strings.TrimSpace(st.Source().Text(src)))
 }
@@ -166,7 +183,7 @@ func (s *Session) use(db string) (*Result, error) {
 
 // evalContext is the per-statement evaluation context: one reference time.
 func (s *Session) evalContext() *expr.Context {
-	return &expr.Context{Loc: s.loc, Now: s.e.clock.Now()}
+	return &expr.Context{Loc: s.loc, Now: s.e.clock.Now(), Session: s.exprSession()}
 }
 
 // dbName resolves an optional database qualifier against the session.

@@ -258,7 +258,11 @@ func (s *Session) showVariables(st *sql.ShowVariables) (*Result, error) {
 	byName(changed)
 	byName(same)
 	cols := []Column{{Name: "Variable_name", Type: showVarType}, {Name: "Value", Type: showVarType}, {Name: "Default_Value", Type: showVarType}, {Name: "Changed", Type: showVarType}}
-	return &Result{ResultSet: true, Columns: cols, Rows: append(changed, same...)}, nil
+	rows, err := s.filterRows(cols, append(changed, same...), st.Where)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{ResultSet: true, Columns: cols, Rows: rows}, nil
 }
 
 // showVarType is the type of SHOW VARIABLES' columns in Doris.

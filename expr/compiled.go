@@ -34,6 +34,8 @@ type Context struct {
 	// (in Loc) for every row. The zero value means "take time.Now() on first
 	// use".
 	Now time.Time
+	// Session is who runs the statement (database(), user(), ...).
+	Session Session
 
 	stack []types.Value // argument scratch for function calls
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -61,6 +62,10 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	db := chi.URLParam(r, "db")
 	sess := s.engine.NewSession(db)
+	if user, _, ok := r.BasicAuth(); ok {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		sess.SetClient(user, host, 0)
+	}
 	res, err := sess.Execute(*req.Stmt)
 	if err != nil {
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: s.sqlErrorText(err)})

@@ -9,7 +9,7 @@ go build -o "$BIN" ./cmd/loadgw
 mount -t tmpfs -o size=64m tmpfs "$MNT"
 trap 'kill $PID 2>/dev/null; sleep 1; umount "$MNT"; rm -f "$BIN"' EXIT
 dd if=/dev/zero of="$MNT/filler" bs=1M count=20 2>/dev/null
-"$BIN" --data-dir "$MNT/data" --http-addr 127.0.0.1:$PORT >"$MNT.log" 2>&1 & PID=$!
+"$BIN" --data-dir "$MNT/data" --http-addr 127.0.0.1:$PORT --mysql-addr= >"$MNT.log" 2>&1 & PID=$!
 sleep 1
 q() { curl -s -u root: -H 'Content-Type: application/json' -d "{\"stmt\":\"$1\"}" http://127.0.0.1:$PORT/api/query/default_cluster/d; echo; }
 q "CREATE DATABASE d" >/dev/null

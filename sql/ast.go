@@ -116,11 +116,13 @@ type ShowColumns struct {
 	Table TableName
 }
 
-// ShowVariables is SHOW [GLOBAL|SESSION|LOCAL] VARIABLES [LIKE 'p'].
+// ShowVariables is SHOW [GLOBAL|SESSION|LOCAL] VARIABLES [LIKE 'p' |
+// WHERE expr].
 type ShowVariables struct {
 	Span
 	Scope string // "", "GLOBAL", "SESSION" (LOCAL reads as SESSION)
 	Like  *string
+	Where expr.Expr // over the columns Variable_name, Value, Default_Value, Changed
 }
 
 // SetVar is SET item[, item...]. See SetItem.

@@ -161,6 +161,9 @@ func (p *parser) show() Statement {
 	start := p.i
 	p.next() // SHOW
 	full := p.acceptKw("FULL")
+	if s := p.showClient(full); s != nil {
+		return s
+	}
 	switch {
 	case !full && (p.acceptKw("DATABASES") || p.acceptKw("SCHEMAS")):
 		return &ShowDatabases{Like: p.optLike()}
@@ -217,7 +220,11 @@ func (p *parser) showVariables() Statement {
 	if !p.acceptKw("VARIABLES") {
 		return nil
 	}
-	return &ShowVariables{Scope: scope, Like: p.optLike()}
+	s := &ShowVariables{Scope: scope, Like: p.optLike()}
+	if s.Like == nil && p.acceptKw("WHERE") {
+		s.Where = p.expr()
+	}
+	return s
 }
 
 // optScope parses an optional GLOBAL | SESSION | LOCAL.

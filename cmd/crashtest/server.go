@@ -73,7 +73,7 @@ func startServer(bin, dataDir, logPath string, memBytes int) (*server, error) {
 		client: &http.Client{Timeout: 2 * time.Minute},
 		log:    logf,
 	}
-	s.cmd = exec.Command(bin, "--data-dir", dataDir, "--http-addr", addr, "--log-level", "warn",
+	s.cmd = exec.Command(bin, "--data-dir", dataDir, "--http-addr", addr, "--mysql-addr=", "--log-level", "warn",
 		"--time-zone", "UTC", "--load-memory-bytes", fmt.Sprint(memBytes))
 	s.cmd.Stdout, s.cmd.Stderr = logf, logf
 	if err := s.cmd.Start(); err != nil {

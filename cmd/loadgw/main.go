@@ -47,6 +47,7 @@ type config struct {
 	bodyTimeout  time.Duration
 	load         httpapi.LoadOptions
 	historyKeep  int
+	mysql        mysqlConfig
 }
 
 func main() {
@@ -130,6 +131,7 @@ func parseFlags(args []string) (config, error) {
 	c.load.StageMemBytes = loadtxn.DefaultStageMemBytes
 	fs.Var(intBytes{&c.load.StageMemBytes}, "load-memory-bytes", "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.IntVar(&c.historyKeep, "load-history", loadhist.DefaultKeep, fmt.Sprintf("how many finished stream loads SHOW STREAM LOAD, /api/_load_history and the console keep (at most %d), across restarts", loadhist.MaxKeep))
+	mysqlFlags(fs, &c.mysql)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n       loadgw load --help   (load files into a table: see loadgw load --help)\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
@@ -160,6 +162,8 @@ func run(args []string) error {
 		return err
 	}
 	defer log.Sync()
+	// The MySQL protocol library logs through the standard logger.
+	defer zap.RedirectStdLog(log)()
 
 	store := storage.Options{MinFreeDiskBytes: c.minFreeDisk, OnFatal: func(err error) {
 		// The WAL state is unknown: stop at once; a restart recovers.
@@ -180,6 +184,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	eng.UseLabels(txns)
 	loads := loadtxn.New(eng, txns, loadtxn.Options{Logger: log})
 	if err := recoverStaging(loads, log); err != nil {
 		return err
@@ -222,6 +227,10 @@ func run(args []string) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	my, err := startMySQL(c, eng, log, errc)
+	if err != nil {
+		return err
+	}
 	// Doris's transaction cleaner runs every 30 s, the loop's default.
 	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.ObservedJobs(eng, loads, elog, mets.ObserveReclaimed)...)
 	go jobs.Run(ctx)
@@ -235,6 +244,11 @@ func run(args []string) error {
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown did not finish", zap.Error(err))
+	}
+	if my != nil {
+		if err := my.Shutdown(sctx); err != nil {
+			log.Warn("MySQL shutdown did not finish", zap.Error(err))
+		}
 	}
 	return nil
 }

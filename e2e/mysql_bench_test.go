@@ -1,0 +1,164 @@
+package e2e
+
+import (
+	"database/sql"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"loadgw/engine"
+	"loadgw/mysqlwire"
+	"loadgw/storage"
+)
+
+// benchMySQL serves the MySQL protocol over a loopback listener in this
+// process, on a store without fsync, and returns a go-sql-driver pool of
+// database bench.
+func benchMySQL(b *testing.B) *sql.DB {
+	b.Helper()
+	e, err := engine.Open(b.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := mysqlwire.New(e, mysqlwire.Options{})
+	go func() { _ = srv.Serve(ln) }()
+	b.Cleanup(func() {
+		srv.Close()
+		_ = e.Close()
+	})
+	root, err := sql.Open("mysql", "root:@tcp("+ln.Addr().String()+")/")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := root.Exec("CREATE DATABASE bench"); err != nil {
+		b.Fatal(err)
+	}
+	root.Close()
+	db, err := sql.Open("mysql", "root:@tcp("+ln.Addr().String()+")/bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+// loadUniqueSQL creates table as a Unique Key table of n rows, 10k rows
+// per INSERT.
+func loadUniqueSQL(b *testing.B, db *sql.DB, table string, n int) {
+	b.Helper()
+	if _, err := db.Exec("CREATE TABLE " + table + " (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"); err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	for lo := 0; lo < n; lo += 10_000 {
+		sb.Reset()
+		sb.WriteString("INSERT INTO " + table + " VALUES ")
+		for i := lo; i < min(lo+10_000, n); i++ {
+			if i > lo {
+				sb.WriteByte(',')
+			}
+			fmt.Fprintf(&sb, "(%d,%d,'row-%08d')", i, i*7919%n, i)
+		}
+		if _, err := db.Exec(sb.String()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPointLookupMySQL runs the prepared statement
+// SELECT * FROM t WHERE k = ? (the full unique key) with random keys from 2
+// concurrent connections over the MySQL protocol (binary protocol,
+// go-sql-driver), on Unique Key tables of 1,000 and 100,000 rows.
+func BenchmarkPointLookupMySQL(b *testing.B) {
+	const clients = 2
+	db := benchMySQL(b)
+	db.SetMaxOpenConns(clients)
+	db.SetMaxIdleConns(clients)
+	for _, n := range []int{1_000, 100_000} {
+		table := fmt.Sprintf("t%d", n)
+		loadUniqueSQL(b, db, table, n)
+		b.Run(fmt.Sprintf("rows=%d/clients=%d", n, clients), func(b *testing.B) {
+			stmt, err := db.Prepare("SELECT * FROM " + table + " WHERE k = ?")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer stmt.Close()
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			errc := make(chan error, clients)
+			b.ResetTimer()
+			for w := range clients {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					seed := uint64(w)*0x9E3779B97F4A7C15 + 1
+					var k, v int64
+					var s string
+					for next.Add(1) <= int64(b.N) {
+						seed ^= seed << 13
+						seed ^= seed >> 7
+						seed ^= seed << 17
+						want := int64(seed % uint64(n))
+						err := stmt.QueryRow(want).Scan(&k, &v, &s)
+						if err == nil && k != want {
+							err = fmt.Errorf("k = %d: got row %d", want, k)
+						}
+						if err != nil {
+							errc <- err
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			b.StopTimer()
+			close(errc)
+			if err := <-errc; err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "q/s")
+		})
+	}
+}
+
+// BenchmarkSelectStreamMySQL reads SELECT * of a 1,000,000-row table
+// through one MySQL connection (text protocol), every row scanned.
+func BenchmarkSelectStreamMySQL(b *testing.B) {
+	const n = 1_000_000
+	db := benchMySQL(b)
+	start := time.Now()
+	loadUniqueSQL(b, db, "big", n)
+	b.Logf("loaded %d rows in %v", n, time.Since(start))
+	b.ResetTimer()
+	for range b.N {
+		rows, err := db.Query("SELECT * FROM big")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var k, v int64
+		var s sql.RawBytes
+		got := 0
+		for rows.Next() {
+			if err := rows.Scan(&k, &v, &s); err != nil {
+				b.Fatal(err)
+			}
+			got++
+		}
+		if err := rows.Err(); err != nil {
+			b.Fatal(err)
+		}
+		rows.Close()
+		if got != n {
+			b.Fatalf("got %d rows, want %d", got, n)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
