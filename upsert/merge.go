@@ -76,6 +76,19 @@ type groupWriter struct {
 	// keepOld: a NULL in a value column keeps the column's current value
 	// (enable_unique_key_replace_if_not_null).
 	keepOld bool
+	// w, when set, holds the pending versions to read before the store,
+	// and written collects the versions this commit writes (group.go).
+	w       *Writer
+	written []pendingWrite
+}
+
+// usePending makes g read the versions of pending commits first and
+// collect the versions it writes. REQUIRES: the Writer's mu held while g
+// resolves.
+func (g *groupWriter) usePending(w *Writer) {
+	if g.old != nil {
+		g.w = w
+	}
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, changes kvWriter) (*groupWriter, error) {
@@ -105,7 +118,10 @@ func (g *groupWriter) close() {
 func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 	var oldVal []byte
 	g.oldKeys = g.oldKeys[:0]
-	if g.old != nil {
+	if pv, ok := g.pendingVersion(prefix); ok {
+		oldVal = pv.val
+		g.oldKeys = append(g.oldKeys, pv.key)
+	} else if g.old != nil {
 		suffix := g.rc.KeySuffixLen()
 		for ok := g.old.SeekGE(prefix); ok; ok = g.old.Next() {
 			cur := g.old.Key()
@@ -139,8 +155,19 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 			return err
 		}
 	}
+	if g.w != nil {
+		g.written = append(g.written, pendingWrite{prefix: append([]byte(nil), prefix...), key: append([]byte(nil), g.key...), val: append([]byte(nil), val...)})
+	}
 	g.n++
 	return nil
+}
+
+// pendingVersion is the newest version of prefix a pending commit wrote.
+func (g *groupWriter) pendingVersion(prefix []byte) (pendingVersion, bool) {
+	if g.w == nil {
+		return pendingVersion{}, false
+	}
+	return g.w.pending(prefix)
 }
 
 // resolve computes the value a key ends with.

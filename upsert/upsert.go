@@ -4,9 +4,11 @@
 // tables write a new version blindly and leave merging to readers; Aggregate
 // Key tables merge values with their aggregate functions.
 //
-// Every commit takes one TSO and is written in one synced batch. Commits are
-// serialised, so the TSO order is the publish order and the final state equals
-// a serial replay of the committed transactions in TSO order.
+// Every commit takes one TSO and resolves its rows in a serial section, in
+// TSO order, so the final state equals a serial replay of the committed
+// transactions in TSO order. Commits that finish their serial section while
+// an earlier group is writing share one synced write (see group.go); a
+// commit returns once its write is durable.
 //
 // It is the one writer of table data: besides commits it applies delete
 // predicates (DeleteVersions), removes the data of dropped tables
@@ -31,30 +33,41 @@ import (
 type Writer struct {
 	db     *storage.DB
 	oracle *tso.Oracle
-	mu     sync.Mutex // serialises publish: TSO order = commit order
+	mu     sync.Mutex // serialises resolution: TSO order = commit order
+	cond   *sync.Cond // on mu: a group was written
 	// published is the TSO of the last commit that is visible: commits take
 	// their TSO before they write, so the oracle's current TSO may still
 	// be in flight.
 	published atomic.Uint64
-	inflight  atomic.Uint64 // the TSO of the commit writing now, or 0
-	ids       autoInc       // AUTO_INCREMENT allocator
+	ids       autoInc // AUTO_INCREMENT allocator
+	// Group commit (group.go), under mu: the group taking commits, the
+	// groups not yet in the store in TSO order (the open one last), whether
+	// one is writing, the newest pending version of the keys they wrote.
+	open    *pendingGroup
+	queue   []*pendingGroup
+	writing bool
+	overlay map[string]pendingVersion
+	failed  atomic.Pointer[error] // a group write failed: the store stopped
+	groups  atomic.Int64          // group writes so far
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
 func NewWriter(db *storage.DB, oracle *tso.Oracle) *Writer {
 	w := &Writer{db: db, oracle: oracle}
+	w.cond = sync.NewCond(&w.mu)
 	w.published.Store(oracle.Current().CurrentTSO) // above every earlier commit
 	return w
 }
 
 // WaitCommitted returns once no commit with a TSO below bound is still
 // writing: a read of the changes before bound must not miss one that
-// becomes visible a moment later. At most one commit writes at a time.
+// becomes visible a moment later.
 func (w *Writer) WaitCommitted(bound uint64) {
-	if t := w.inflight.Load(); t != 0 && t < bound {
-		w.mu.Lock()
-		w.mu.Unlock() //nolint:staticcheck // waiting for the writing commit is the point
+	w.mu.Lock()
+	for len(w.queue) > 0 && w.queue[0].first < bound {
+		w.cond.Wait()
 	}
+	w.mu.Unlock()
 }
 
 // Published is the TSO of the newest visible commit: every commit with a
@@ -65,9 +78,9 @@ func (w *Writer) Published() uint64 { return w.published.Load() }
 // Oracle is the writer's TSO oracle.
 func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
 
-// Lock blocks other commits; DDL that rewrites table data holds it so no
-// commit interleaves. Unlock with Unlock.
-func (w *Writer) Lock()   { w.mu.Lock() }
+// Lock waits for the pending commits and blocks other commits; DDL that
+// rewrites table data holds it so no commit interleaves. Unlock with Unlock.
+func (w *Writer) Lock()   { w.lockDrained() }
 func (w *Writer) Unlock() { w.mu.Unlock() }
 
 // Rows is the input of one table in a transaction: complete rows in the
@@ -168,21 +181,34 @@ func (e *encodedRows) row(i int) encodedRow {
 // len is the number of rows.
 func (e *encodedRows) len() int { return len(e.ents) }
 
-// commitEncoded writes an encoded set in one batch with a new TSO.
+// commitEncoded writes an encoded set with a new TSO: it resolves the rows
+// in the serial section, then waits for its group's synced write.
 func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
 	if err := w.checkSpace(int64(set.bytes + 48*set.len())); err != nil {
 		return Result{}, err
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	ts, err := w.oracle.Next()
+	ts, b, n, written, err := w.build(rc, set, extra, partial)
 	if err != nil {
+		w.mu.Unlock()
 		return Result{}, err
 	}
-	w.inflight.Store(ts)
-	defer w.inflight.Store(0)
+	g, leader := w.join(b, ts, written)
+	w.mu.Unlock()
+	if err := w.await(g, leader); err != nil {
+		return Result{}, err
+	}
+	return Result{TSO: ts, Written: n}, nil
+}
+
+// build takes a TSO and builds the commit's batch: its rows resolved
+// against the current versions, its change records and extra's writes. It
+// returns the versions it wrote for the overlay. REQUIRES: w.mu held.
+func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (ts uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
+	if ts, err = w.oracle.Next(); err != nil {
+		return 0, nil, 0, nil, err
+	}
 	b := w.db.NewBatchSize(set.bytes + 48*set.len())
-	defer b.Close()
 	// Change records go to a batch of their own that the rows are then
 	// appended to: records ('b' keys) first, then rows, keeps a large
 	// batch nearly sorted, which Pebble sorts much faster than the two
@@ -192,30 +218,29 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 		b = w.db.NewBatchSize(set.bytes + 48*set.len())
 		defer b.Close()
 	}
-	var n int
+	defer func() {
+		if err != nil {
+			rec.Close()
+		}
+	}()
 	if rc.Table().Keys == catalog.DupKeys {
 		if n, err = appendDup(batchKV{b}, binlog.NewRecorder(rc, ts, batchKV{rec}), set, ts); err != nil {
-			return Result{}, err
+			return 0, nil, 0, nil, err
 		}
-	} else if n, err = w.upsertUnique(b, rec, rc, set, ts, partial); err != nil {
-		return Result{}, err
+	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial); err != nil {
+		return 0, nil, 0, nil, err
 	}
 	if rec != b {
-		if err := rec.Append(b); err != nil {
-			return Result{}, err
+		if err = rec.Append(b); err != nil {
+			return 0, nil, 0, nil, err
 		}
-		b = rec
 	}
 	if extra != nil {
-		if err := extra(b, ts); err != nil {
-			return Result{}, err
+		if err = extra(rec, ts); err != nil {
+			return 0, nil, 0, nil, err
 		}
 	}
-	if err := b.Commit(); err != nil {
-		return Result{}, err
-	}
-	w.published.Store(ts)
-	return Result{TSO: ts, Written: n}, nil
+	return ts, rec, n, written, nil
 }
 
 // appendDup appends every row: key prefix | tso | lsn, and with Row Binlog
@@ -240,7 +265,7 @@ func appendDup(out kvWriter, rec *binlog.Recorder, set *encodedRows, ts uint64) 
 
 // upsertUnique resolves the rows key by key in ascending key order, each
 // key's rows in input order (see groupWriter).
-func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial) (int, error) {
+func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial) (int, []pendingWrite, error) {
 	ents := make([]encodedRow, set.len())
 	for i := range ents {
 		ents[i] = set.row(i)
@@ -248,9 +273,10 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
 	g, err := newGroupWriter(w, rc, ts, partial, batchKV{b}, batchKV{rec})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer g.close()
+	g.usePending(w)
 	var vals, masks [][]byte
 	for i := 0; i < len(ents); {
 		j := i + 1
@@ -263,9 +289,9 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 			masks = append(masks, ents[k].mask)
 		}
 		if err := g.add(ents[i].key, vals, masks); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		i = j
 	}
-	return g.n, nil
+	return g.n, g.written, nil
 }

@@ -1,0 +1,13 @@
+package upsert
+
+// SetWriteHook makes every group write call f first (nil: nothing) and
+// returns a function restoring the previous hook. The caller must not run
+// commits while it swaps hooks.
+func SetWriteHook(f func()) (restore func()) {
+	old := testHookWrite
+	testHookWrite = f
+	return func() { testHookWrite = old }
+}
+
+// GroupsWritten is the number of group writes w made.
+func (w *Writer) GroupsWritten() int64 { return w.groups.Load() }
