@@ -174,7 +174,7 @@ func changeRecords(db *storage.DB, t *catalog.Table, tsos []uint64) ([]string, e
 // table equals the model's.
 func TestConcurrentModel(t *testing.T) {
 	delay := false
-	defer upsert.SetWriteHook(func() {
+	defer upsert.SetWriteHook(func(_, _ uint64) {
 		if delay {
 			time.Sleep(200 * time.Microsecond) // let commits pile up into groups
 		}

@@ -117,7 +117,7 @@ func (w *Writer) await(g *pendingGroup, leader bool) error {
 // caller for g, g sealed (no longer open).
 func (w *Writer) write(g *pendingGroup) {
 	if testHookWrite != nil {
-		testHookWrite()
+		testHookWrite(g.first, g.last)
 	}
 	w.groups.Add(1)
 	err := w.failed.Load()
@@ -158,8 +158,9 @@ func (w *Writer) write(g *pendingGroup) {
 	}
 }
 
-// testHookWrite, when set, runs before each group write. TESTING ONLY.
-var testHookWrite func()
+// testHookWrite, when set, runs before each group write with the group's
+// lowest and highest TSO. TESTING ONLY.
+var testHookWrite func(first, last uint64)
 
 // commitBatches appends every batch to the first and commits it synced,
 // then releases them all.
