@@ -8,6 +8,3 @@ func SetWriteHook(f func(first, last uint64)) (restore func()) {
 	testHookWrite = f
 	return func() { testHookWrite = old }
 }
-
-// GroupsWritten is the number of group writes w made.
-func (w *Writer) GroupsWritten() int64 { return w.groups.Load() }

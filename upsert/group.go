@@ -46,6 +46,10 @@ type pendingWrite struct {
 	prefix, key, val []byte
 }
 
+// GroupsWritten is the number of group writes w made: below the number of
+// commits when commits shared writes.
+func (w *Writer) GroupsWritten() int64 { return w.groups.Load() }
+
 // lockDrained takes w.mu once no group is pending: the store then holds
 // every commit.
 func (w *Writer) lockDrained() {
