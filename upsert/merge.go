@@ -122,16 +122,19 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 		oldVal = pv.val
 		g.oldKeys = append(g.oldKeys, pv.key)
 	} else if g.old != nil {
+		// Merge-on-write and Aggregate Key tables hold at most one version
+		// of a key: every commit deletes the version it supersedes. So the
+		// first version a seek finds (the newest: versions sort by ^TSO) is
+		// the only one, and the iterator does not step on: the next live
+		// key lies past the deletions of every version the key ever had,
+		// which a hot key piles up until compaction removes them.
 		suffix := g.rc.KeySuffixLen()
-		for ok := g.old.SeekGE(prefix); ok; ok = g.old.Next() {
+		if g.old.SeekGE(prefix) {
 			cur := g.old.Key()
-			if len(cur) != len(prefix)+suffix || !bytes.HasPrefix(cur, prefix) {
-				break
-			}
-			if oldVal == nil {
+			if len(cur) == len(prefix)+suffix && bytes.HasPrefix(cur, prefix) {
 				oldVal = append([]byte(nil), g.old.Value()...)
+				g.oldKeys = append(g.oldKeys, append([]byte(nil), cur...))
 			}
-			g.oldKeys = append(g.oldKeys, append([]byte(nil), cur...))
 		}
 	}
 	val, err := g.resolve(prefix, vals, masks, oldVal)
