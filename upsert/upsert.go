@@ -144,13 +144,19 @@ type encodedRow struct {
 	mask     []byte // nil for a full row
 }
 
-const arenaChunk = 1 << 20
+const arenaChunk, firstChunk = 1 << 20, 32 << 10
 
 // add encodes one row. A row that does not fit the current chunk starts a
 // new one (as large as the row needs).
 func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value, mask []byte) {
 	if len(e.chunks) == 0 || cap(e.chunks[len(e.chunks)-1])-len(e.chunks[len(e.chunks)-1]) < 4096 {
-		e.chunks = append(e.chunks, make([]byte, 0, arenaChunk))
+		// Chunks grow from firstChunk to arenaChunk, so a small commit does
+		// not allocate (and zero) a whole arenaChunk.
+		size := firstChunk
+		if n := len(e.chunks); n > 0 {
+			size = min(arenaChunk, 2*cap(e.chunks[n-1]))
+		}
+		e.chunks = append(e.chunks, make([]byte, 0, size))
 	}
 	ci := len(e.chunks) - 1
 	c := e.chunks[ci]
