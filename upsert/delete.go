@@ -50,7 +50,9 @@ func (w *Writer) DeleteVersions(rc *catalog.RowCodec, match func(key, val []byte
 	if n == 0 {
 		return 0, nil
 	}
-	if err := b.Commit(); err != nil {
+	err = b.Commit()
+	w.changedOutside()
+	if err != nil {
 		return 0, err
 	}
 	return n, nil

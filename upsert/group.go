@@ -29,6 +29,7 @@ type pendingGroup struct {
 	batches     []*storage.Batch // in TSO order
 	keys        []string         // the overlay keys its commits wrote
 	first, last uint64           // its lowest and highest TSO
+	lastSeq     uint64           // its highest commit sequence number
 	done        chan struct{}    // closed once it committed or failed
 	lead        chan struct{}    // tells one member to write the group
 	err         error            // valid once done is closed
@@ -85,6 +86,9 @@ func (w *Writer) join(b *storage.Batch, ts uint64, written []pendingWrite) (*pen
 	}
 	g.batches = append(g.batches, b)
 	g.last = ts
+	w.seq++
+	g.lastSeq = w.seq
+	w.recordWrites(w.seq, written)
 	if len(written) > 0 && w.overlay == nil {
 		w.overlay = map[string]pendingVersion{}
 	}
@@ -144,6 +148,7 @@ func (w *Writer) write(g *pendingGroup) {
 	w.queue = w.queue[1:]
 	if err == nil {
 		w.published.Store(g.last)
+		w.applied.Store(g.lastSeq)
 	}
 	next := w.open
 	if next != nil {

@@ -64,7 +64,6 @@ type groupWriter struct {
 	old     *storage.Iter // nil when current versions are not needed
 	out     kvWriter
 	key     []byte
-	oldKeys [][]byte
 	n       int
 	delSign int
 	skipBmp int
@@ -116,31 +115,44 @@ func (g *groupWriter) close() {
 // add resolves one key: vals are its rows' encoded stored columns in input
 // order; masks[i] is nil for a full row, else the provided-column bitmap.
 func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
-	var oldVal []byte
-	g.oldKeys = g.oldKeys[:0]
-	if pv, ok := g.pendingVersion(prefix); ok {
-		oldVal = pv.val
-		g.oldKeys = append(g.oldKeys, pv.key)
-	} else if g.old != nil {
-		// Merge-on-write and Aggregate Key tables hold at most one version
-		// of a key: every commit deletes the version it supersedes. So the
-		// first version a seek finds (the newest: versions sort by ^TSO) is
-		// the only one, and the iterator does not step on: the next live
-		// key lies past the deletions of every version the key ever had,
-		// which a hot key piles up until compaction removes them.
-		suffix := g.rc.KeySuffixLen()
-		if g.old.SeekGE(prefix) {
-			cur := g.old.Key()
-			if len(cur) == len(prefix)+suffix && bytes.HasPrefix(cur, prefix) {
-				oldVal = append([]byte(nil), g.old.Value()...)
-				g.oldKeys = append(g.oldKeys, append([]byte(nil), cur...))
-			}
-		}
-	}
+	oldVal, oldKey := g.current(prefix)
 	val, err := g.resolve(prefix, vals, masks, oldVal)
 	if err != nil {
 		return err
 	}
+	return g.emit(prefix, oldVal, oldKey, val)
+}
+
+// current returns the current version of the key with row key prefix
+// prefix, value and key, or nils: a pending commit's (when g reads them),
+// else the store's.
+func (g *groupWriter) current(prefix []byte) (oldVal, oldKey []byte) {
+	if pv, ok := g.pendingVersion(prefix); ok {
+		return pv.val, pv.key
+	}
+	if g.old == nil {
+		return nil, nil
+	}
+	// Merge-on-write and Aggregate Key tables hold at most one version of
+	// a key: every commit deletes the version it supersedes. So the first
+	// version a seek finds (the newest: versions sort by ^TSO) is the only
+	// one, and the iterator does not step on: the next live key lies past
+	// the deletions of every version the key ever had, which a hot key
+	// piles up until compaction removes them.
+	if !g.old.SeekGE(prefix) {
+		return nil, nil
+	}
+	cur := g.old.Key()
+	if len(cur) != len(prefix)+g.rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
+		return nil, nil
+	}
+	return append([]byte(nil), g.old.Value()...), append([]byte(nil), cur...)
+}
+
+// emit writes what resolving a key gave: val as the key's new version
+// (nil: the key does not change), the change record, the removal of the
+// superseded version oldKey.
+func (g *groupWriter) emit(prefix, oldVal, oldKey, val []byte) error {
 	if val == nil {
 		return nil // discarded by the sequence column: nothing changes
 	}
@@ -153,8 +165,8 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 	if err := g.out.Set(g.key, val); err != nil {
 		return err
 	}
-	for _, k := range g.oldKeys {
-		if err := g.out.Delete(k); err != nil {
+	if oldKey != nil {
+		if err := g.out.Delete(oldKey); err != nil {
 			return err
 		}
 	}

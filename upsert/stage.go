@@ -334,7 +334,9 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 		}
 		return Result{}, err
 	}
-	if err := storage.FinishAll(w.db, files...); err != nil {
+	err = storage.FinishAll(w.db, files...)
+	w.changedOutside() // also after a failed ingestion: it may have happened
+	if err != nil {
 		return Result{}, err
 	}
 	w.published.Store(ts)

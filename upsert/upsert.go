@@ -16,9 +16,7 @@
 package upsert
 
 import (
-	"bytes"
 	"encoding/binary"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -49,6 +47,13 @@ type Writer struct {
 	overlay map[string]pendingVersion
 	failed  atomic.Pointer[error] // a group write failed: the store stopped
 	groups  atomic.Int64          // group writes so far
+	// Resolution outside the serial section (preresolve.go): the commit
+	// sequence, the keys each commit wrote, what the store holds.
+	seq                     uint64 // under mu: the last commit's number
+	applied, external       atomic.Uint64
+	lastWrite, lastWriteOld map[string]uint64 // under mu
+	lwFloor, lwRotated      uint64            // under mu
+	preKept, preRedone      atomic.Int64      // keys resolved outside the serial section: kept, redone
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
@@ -80,8 +85,11 @@ func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
 
 // Lock waits for the pending commits and blocks other commits; DDL that
 // rewrites table data holds it so no commit interleaves. Unlock with Unlock.
-func (w *Writer) Lock()   { w.lockDrained() }
-func (w *Writer) Unlock() { w.mu.Unlock() }
+func (w *Writer) Lock() { w.lockDrained() }
+func (w *Writer) Unlock() {
+	w.changedOutside()
+	w.mu.Unlock()
+}
 
 // Rows is the input of one table in a transaction: complete rows in the
 // column order of the codec's table, in arrival order.
@@ -193,8 +201,9 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	if err := w.checkSpace(int64(set.bytes + 48*set.len())); err != nil {
 		return Result{}, err
 	}
+	pre := w.preResolve(rc, set, partial)
 	w.mu.Lock()
-	ts, b, n, written, err := w.build(rc, set, extra, partial)
+	ts, b, n, written, err := w.build(rc, set, extra, partial, pre)
 	if err != nil {
 		w.mu.Unlock()
 		return Result{}, err
@@ -210,7 +219,7 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 // build takes a TSO and builds the commit's batch: its rows resolved
 // against the current versions, its change records and extra's writes. It
 // returns the versions it wrote for the overlay. REQUIRES: w.mu held.
-func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (ts uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
+func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved) (ts uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
 	if ts, err = w.oracle.Next(); err != nil {
 		return 0, nil, 0, nil, err
 	}
@@ -233,7 +242,7 @@ func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 		if n, err = appendDup(batchKV{b}, binlog.NewRecorder(rc, ts, batchKV{rec}), set, ts); err != nil {
 			return 0, nil, 0, nil, err
 		}
-	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial); err != nil {
+	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial, pre); err != nil {
 		return 0, nil, 0, nil, err
 	}
 	if rec != b {
@@ -270,34 +279,36 @@ func appendDup(out kvWriter, rec *binlog.Recorder, set *encodedRows, ts uint64) 
 }
 
 // upsertUnique resolves the rows key by key in ascending key order, each
-// key's rows in input order (see groupWriter).
-func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial) (int, []pendingWrite, error) {
-	ents := make([]encodedRow, set.len())
-	for i := range ents {
-		ents[i] = set.row(i)
+// key's rows in input order (see groupWriter), keeping the outcome of pre
+// (when not nil) for every key no commit changed since.
+func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial, pre *preResolved) (int, []pendingWrite, error) {
+	var ents []encodedRow
+	if pre != nil {
+		ents = pre.ents
+	} else {
+		ents = sortedRows(set)
 	}
-	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
 	g, err := newGroupWriter(w, rc, ts, partial, batchKV{b}, batchKV{rec})
 	if err != nil {
 		return 0, nil, err
 	}
 	defer g.close()
 	g.usePending(w)
-	var vals, masks [][]byte
-	for i := 0; i < len(ents); {
-		j := i + 1
-		for j < len(ents) && bytes.Equal(ents[j].key, ents[i].key) {
-			j++
+	i := 0
+	err = eachKey(ents, func(prefix []byte, vals, masks [][]byte) error {
+		defer func() { i++ }()
+		if pre != nil && pre.keys[i].ok && !w.stale(pre, prefix) {
+			w.preKept.Add(1)
+			k := pre.keys[i]
+			return g.emit(prefix, k.oldVal, k.oldKey, k.val)
 		}
-		vals, masks = vals[:0], masks[:0]
-		for k := i; k < j; k++ {
-			vals = append(vals, ents[k].val)
-			masks = append(masks, ents[k].mask)
+		if pre != nil {
+			w.preRedone.Add(1)
 		}
-		if err := g.add(ents[i].key, vals, masks); err != nil {
-			return 0, nil, err
-		}
-		i = j
+		return g.add(prefix, vals, masks)
+	})
+	if err != nil {
+		return 0, nil, err
 	}
 	return g.n, g.written, nil
 }
