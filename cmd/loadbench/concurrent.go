@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -88,6 +89,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 		defer pprof.StopCPUProfile()
 	}
 	lat := make([][]time.Duration, o.clients)
+	cpu0 := cpuTime()
 	start := time.Now()
 	deadline := start.Add(o.dur)
 	err := fanOut(o.clients, func(c int) error {
@@ -101,6 +103,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 		return nil
 	})
 	took := time.Since(start)
+	cpu := cpuTime() - cpu0
 	if err != nil {
 		return err
 	}
@@ -114,8 +117,19 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	fmt.Printf("  %8.0f loads/s %10.0f rows/s  p50 %v  p99 %v  max %v\n",
 		float64(len(all))/took.Seconds(), float64(len(all)*o.rows)/took.Seconds(),
 		pct(0.5).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), all[len(all)-1].Round(10*time.Microsecond))
+	fmt.Printf("  CPU (user+system, client and server) per load: %v, %.2f cores busy\n",
+		(cpu / time.Duration(len(all))).Round(10*time.Microsecond), cpu.Seconds()/took.Seconds())
 	fmt.Printf("peak RSS of this process (VmHWM):  %s\n", peakRSS())
 	return nil
+}
+
+// cpuTime is the user and system CPU time of this process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // loadBody is the body of the n-th load: rows rows whose keys continue
