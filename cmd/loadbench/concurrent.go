@@ -90,6 +90,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	}
 	lat := make([][]time.Duration, o.clients)
 	cpu0 := cpuTime()
+	groups0 := groupsWritten()
 	start := time.Now()
 	deadline := start.Add(o.dur)
 	err := fanOut(o.clients, func(c int) error {
@@ -104,6 +105,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	})
 	took := time.Since(start)
 	cpu := cpuTime() - cpu0
+	groups := groupsWritten() - groups0
 	if err != nil {
 		return err
 	}
@@ -119,8 +121,19 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 		pct(0.5).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), all[len(all)-1].Round(10*time.Microsecond))
 	fmt.Printf("  CPU (user+system, client and server) per load: %v, %.2f cores busy\n",
 		(cpu / time.Duration(len(all))).Round(10*time.Microsecond), cpu.Seconds()/took.Seconds())
+	if inProcess != nil {
+		fmt.Printf("  %d group writes (synced commits) for %d loads: %.1f loads per write\n", groups, len(all), float64(len(all))/float64(max(groups, 1)))
+	}
 	fmt.Printf("peak RSS of this process (VmHWM):  %s\n", peakRSS())
 	return nil
+}
+
+// groupsWritten is the in-process server's group writes so far, or 0.
+func groupsWritten() int64 {
+	if inProcess == nil {
+		return 0
+	}
+	return inProcess.Writer().GroupsWritten()
 }
 
 // cpuTime is the user and system CPU time of this process so far.

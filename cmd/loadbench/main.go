@@ -43,6 +43,7 @@ var (
 	preloadDone  bool
 	binlogMode   bool
 	concurrent   *concurrentOpts
+	inProcess    *engine.Engine // the server's engine when started in process
 )
 
 func main() {
@@ -268,6 +269,7 @@ func startServer(dir string) (func(), string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	inProcess = eng
 	txns, err := labels.Open(eng.Store(), eng.Clock(), labels.Options{})
 	if err != nil {
 		return nil, "", err
