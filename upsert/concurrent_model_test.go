@@ -185,6 +185,8 @@ func TestConcurrentModel(t *testing.T) {
 		delay = rapid.Bool().Draw(rt, "delay")
 		// A tiny conflict map rotates all the time, dropping what older
 		// resolutions would need.
+		// A small bound makes the larger loads write alone, between groups.
+		defer upsert.SetGroupMaxBytes(rapid.SampledFrom([]int{4 << 20, 150}).Draw(rt, "groupMaxBytes"))()
 		defer upsert.SetLastWriteKeys(rapid.SampledFrom([]int{1, 3, 1 << 20}).Draw(rt, "lastWriteKeys"))()
 		conc, replay := openModelStore(rt), openModelStore(rt)
 		defer conc.db.Close()

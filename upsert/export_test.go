@@ -21,3 +21,12 @@ func SetLastWriteKeys(n int) (restore func()) {
 	lastWriteKeys = n
 	return func() { lastWriteKeys = old }
 }
+
+// SetGroupMaxBytes sets the largest commit that joins a group, and returns
+// a function restoring the old bound. The caller must not run commits
+// while it swaps.
+func SetGroupMaxBytes(n int) (restore func()) {
+	old := groupMaxBytes
+	groupMaxBytes = n
+	return func() { groupMaxBytes = old }
+}

@@ -1,6 +1,7 @@
 package upsert
 
 import (
+	"loadgw/catalog"
 	"loadgw/storage"
 )
 
@@ -170,6 +171,33 @@ func (w *Writer) write(g *pendingGroup) {
 // testHookWrite, when set, runs before each group write with the group's
 // lowest and highest TSO. TESTING ONLY.
 var testHookWrite func(first, last uint64)
+
+// groupMaxBytes is the largest commit (bytes of encoded rows) that joins a
+// group. A larger one writes alone (commitAlone): its pending versions
+// would cost as much memory again as its rows, and a group gains little
+// from sharing a sync with it. (A variable for tests.)
+var groupMaxBytes = 4 << 20
+
+// commitAlone writes a large commit on its own, as every commit was written
+// before group commit: it waits for the pending groups, resolves and writes
+// in the serial section, and holds it until its write is durable.
+func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
+	w.lockDrained()
+	defer w.mu.Unlock()
+	ts, b, n, _, err := w.build(rc, set, extra, partial, nil, false)
+	if err != nil {
+		return Result{}, err
+	}
+	w.groups.Add(1)
+	err = commitBatches([]*storage.Batch{b})
+	w.changedOutside() // its keys are in no conflict map
+	if err != nil {
+		w.failed.CompareAndSwap(nil, &err)
+		return Result{}, err
+	}
+	w.published.Store(ts)
+	return Result{TSO: ts, Written: n}, nil
+}
 
 // commitBatches appends every batch to the first and commits it synced,
 // then releases them all.

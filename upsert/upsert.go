@@ -201,9 +201,12 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	if err := w.checkSpace(int64(set.bytes + 48*set.len())); err != nil {
 		return Result{}, err
 	}
+	if set.bytes > groupMaxBytes {
+		return w.commitAlone(rc, set, extra, partial)
+	}
 	pre := w.preResolve(rc, set, partial)
 	w.mu.Lock()
-	ts, b, n, written, err := w.build(rc, set, extra, partial, pre)
+	ts, b, n, written, err := w.build(rc, set, extra, partial, pre, true)
 	if err != nil {
 		w.mu.Unlock()
 		return Result{}, err
@@ -219,7 +222,10 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 // build takes a TSO and builds the commit's batch: its rows resolved
 // against the current versions, its change records and extra's writes. It
 // returns the versions it wrote for the overlay. REQUIRES: w.mu held.
-func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved) (ts uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
+//
+// grouped: the commit joins a group, so it reads the pending versions and
+// returns the versions it wrote; otherwise no group is pending.
+func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved, grouped bool) (ts uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
 	if ts, err = w.oracle.Next(); err != nil {
 		return 0, nil, 0, nil, err
 	}
@@ -242,7 +248,7 @@ func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 		if n, err = appendDup(batchKV{b}, binlog.NewRecorder(rc, ts, batchKV{rec}), set, ts); err != nil {
 			return 0, nil, 0, nil, err
 		}
-	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial, pre); err != nil {
+	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial, pre, grouped); err != nil {
 		return 0, nil, 0, nil, err
 	}
 	if rec != b {
@@ -281,7 +287,7 @@ func appendDup(out kvWriter, rec *binlog.Recorder, set *encodedRows, ts uint64) 
 // upsertUnique resolves the rows key by key in ascending key order, each
 // key's rows in input order (see groupWriter), keeping the outcome of pre
 // (when not nil) for every key no commit changed since.
-func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial, pre *preResolved) (int, []pendingWrite, error) {
+func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial, pre *preResolved, grouped bool) (int, []pendingWrite, error) {
 	var ents []encodedRow
 	if pre != nil {
 		ents = pre.ents
@@ -293,7 +299,9 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 		return 0, nil, err
 	}
 	defer g.close()
-	g.usePending(w)
+	if grouped {
+		g.usePending(w)
+	}
 	i := 0
 	err = eachKey(ents, func(prefix []byte, vals, masks [][]byte) error {
 		defer func() { i++ }()
