@@ -23,7 +23,9 @@ import (
 // commits wrote (the overlay) until its group is in the store, and those
 // commits look there before they look in the store. Commits that read the
 // store wholesale (the ingestion of staged rows, delete predicates, DDL
-// holding Lock) first wait for every pending group (lockDrained).
+// holding Lock) and commits too large to group (commitAlone) first wait for
+// every pending group (lockDrained). Most of the resolution itself happens
+// before the serial part (preresolve.go).
 
 // pendingGroup is a group of commits whose batches share one synced write.
 type pendingGroup struct {
