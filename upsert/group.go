@@ -45,9 +45,11 @@ type pendingVersion struct {
 	g        *pendingGroup
 }
 
-// pendingWrite is a version a commit wrote, for the overlay.
+// pendingWrite is a version a commit wrote, for the overlay: the row key
+// prefix, the version's key and value.
 type pendingWrite struct {
-	prefix, key, val []byte
+	prefix   string
+	key, val []byte
 }
 
 // GroupsWritten is the number of group writes w made: below the number of
@@ -96,9 +98,8 @@ func (w *Writer) join(b *storage.Batch, ts uint64, written []pendingWrite) (*pen
 		w.overlay = map[string]pendingVersion{}
 	}
 	for _, p := range written {
-		k := string(p.prefix)
-		w.overlay[k] = pendingVersion{key: p.key, val: p.val, g: g}
-		g.keys = append(g.keys, k)
+		w.overlay[p.prefix] = pendingVersion{key: p.key, val: p.val, g: g}
+		g.keys = append(g.keys, p.prefix)
 	}
 	if w.writing {
 		return g, false

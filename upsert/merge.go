@@ -79,6 +79,7 @@ type groupWriter struct {
 	// and written collects the versions this commit writes (group.go).
 	w       *Writer
 	written []pendingWrite
+	arena   []byte // holds the keys and values of written
 }
 
 // usePending makes g read the versions of pending commits first and
@@ -171,7 +172,12 @@ func (g *groupWriter) emit(prefix, oldVal, oldKey, val []byte) error {
 		}
 	}
 	if g.w != nil {
-		g.written = append(g.written, pendingWrite{prefix: append([]byte(nil), prefix...), key: append([]byte(nil), g.key...), val: append([]byte(nil), val...)})
+		// One arena for the commit's versions: a reallocation leaves the
+		// earlier ones where they are, unchanged.
+		start, mid := len(g.arena), len(g.arena)+len(g.key)
+		g.arena = append(append(g.arena, g.key...), val...)
+		a := g.arena
+		g.written = append(g.written, pendingWrite{prefix: string(prefix), key: a[start:mid:mid], val: a[mid:len(a):len(a)]})
 	}
 	g.n++
 	return nil

@@ -29,9 +29,10 @@ import (
 // predicates, TTL purges, DDL under Lock) bump external; a resolution that
 // saw another external count is redone entirely.
 
-// lastWriteKeys bounds the keys lastWrite remembers before it rotates (a
-// variable for tests).
-var lastWriteKeys = 1 << 20
+// lastWriteKeys bounds the keys lastWrite remembers before it rotates, so
+// the two maps hold at most twice as many (a few MiB); a resolution that
+// spans more writes than that is redone. (A variable for tests.)
+var lastWriteKeys = 1 << 16
 
 // preKey is the outcome of resolving one key outside the serial section.
 type preKey struct {
@@ -138,7 +139,7 @@ func (w *Writer) recordWrites(seq uint64, written []pendingWrite) {
 		w.lwFloor, w.lwRotated = w.lwRotated, seq-1
 	}
 	for _, p := range written {
-		w.lastWrite[string(p.prefix)] = seq
+		w.lastWrite[p.prefix] = seq
 	}
 }
 
