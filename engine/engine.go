@@ -43,6 +43,7 @@ type Engine struct {
 	codecMu sync.Mutex
 	codecs  map[*catalog.Table]*catalog.RowCodec
 	globals globalVars
+	ops     opsHooks // observe.go
 }
 
 // Open opens the engine on the store in dir.

@@ -88,7 +88,9 @@ func (s *Session) Execute(text string) (*Result, error) {
 	}
 	var res *Result
 	for _, st := range stmts {
+		start := time.Now()
 		res, err = s.run(st, text)
+		s.e.observeStatement(st, time.Since(start), err)
 		if err != nil {
 			return nil, err
 		}
@@ -134,6 +136,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showPartitions(st)
 	case *sql.ShowConstraints:
 		return s.showConstraints(st)
+	case *sql.ShowLoad:
+		return s.showLoad(st)
 	case *sql.AlterTable:
 		return s.alterTable(st)
 	case *sql.Insert:

@@ -29,6 +29,7 @@ type queryRequest struct {
 // one session and answer with the last one's result.
 func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	s.opts.Metrics.ObserveSQLRequest()
 	body, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxQueryBodyBytes+1))
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		err = fmt.Errorf("not received within %v (--body-read-timeout): %w", s.opts.BodyReadTimeout, err)

@@ -36,7 +36,7 @@ func newTestServerOpts(t *testing.T, lo LoadOptions) (*httptest.Server, *clock.M
 
 // newTestServerWith is newTestServerOpts with more options; Loads and
 // ErrorLog are set here.
-func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *clock.Manual) {
+func newTestServerWith(t testing.TB, opts Options) (*httptest.Server, *clock.Manual) {
 	t.Helper()
 	dir := t.TempDir()
 	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
@@ -56,6 +56,7 @@ func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *clock.Man
 		t.Fatal(err)
 	}
 	opts.Loads, opts.ErrorLog = loadtxn.New(e, txns, loadtxn.Options{}), elog
+	addOps(t, e, txns, &opts)
 	srv := httptest.NewServer(New(e, opts))
 	t.Cleanup(func() { srv.Close(); e.Close() })
 	return srv, clk
@@ -67,7 +68,7 @@ func post(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) st
 }
 
 // postRaw sends a SQL request and returns the body as is.
-func postRaw(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) string {
+func postRaw(t testing.TB, srv *httptest.Server, db, body string, hdr ...string) string {
 	t.Helper()
 	req, _ := http.NewRequest("POST", srv.URL+"/api/query/default_cluster/"+db, strings.NewReader(body))
 	req.SetBasicAuth("root", "")

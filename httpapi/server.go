@@ -20,7 +20,10 @@ import (
 
 	"loadgw/engine"
 	"loadgw/errorlog"
+	"loadgw/labels"
+	"loadgw/loadhist"
 	"loadgw/loadtxn"
+	"loadgw/metrics"
 )
 
 // Options configures the HTTP handler. The zero value is the default.
@@ -51,6 +54,16 @@ type Options struct {
 	BodyReadTimeout time.Duration
 	// Load bounds stream loads.
 	Load LoadOptions
+	// Metrics counts requests, loads and statements and serves GET
+	// /metrics. The default value (nil) counts nothing and serves no
+	// /metrics.
+	Metrics *metrics.Metrics
+	// History records finished stream loads and serves GET
+	// /api/_load_history. The default value (nil) records nothing.
+	History *loadhist.History
+	// Labels is the label store the console lists open transactions of.
+	// The default value (nil) lists none.
+	Labels *labels.Store
 }
 
 func (o *Options) ensureDefaults() {
@@ -78,6 +91,8 @@ type Server struct {
 	// connID numbers the loop-back connections whose id Doris's JDBC
 	// driver puts in error texts.
 	connID atomic.Int64
+	// rowCounts caches the console's table row counts.
+	rowCounts rowCounter
 }
 
 // New returns the handler serving e.
@@ -85,7 +100,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	opts.ensureDefaults()
 	s := &Server{opts: opts, engine: e, loadSlots: make(chan struct{}, opts.Load.MaxConcurrent)}
 	r := chi.NewRouter()
-	r.Use(s.guard)
+	r.Use(s.observe, s.guard)
 	r.Get("/", s.handleRoot)
 	r.Head("/", s.handleRoot)
 	r.Get("/api/tso", s.auth(s.handleTSO))
@@ -103,6 +118,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	}
 	r.Get("/api/_load_error_log", errorLog)
 	r.Head("/api/_load_error_log", errorLog)
+	s.routeOps(r)
 	s.router = r
 	return s
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"go.uber.org/zap"
 
+	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/engine"
 	"loadgw/errorlog"
@@ -104,13 +105,20 @@ type streamLoad struct {
 	start time.Time
 	txn   *loadtxn.Txn // nil when there is nothing to abort
 	errs  *errorlog.Writer
+	// What the load history and the metrics record (observe.go).
+	clockStart         time.Time
+	db, tableName      string
+	table              *catalog.Table // nil until found
+	binlog             bool
+	params             *load.Params
+	readDur, commitDur time.Duration
 }
 
 // handleStreamLoad runs one stream load. Every outcome is HTTP 200 with the
 // JSON of Doris's StreamLoadContext; nothing is read from the body before
 // auth, table, headers and label are checked.
 func (s *Server) handleStreamLoad(w http.ResponseWriter, r *http.Request) {
-	sl := &streamLoad{s: s, w: w, r: r, start: time.Now()}
+	sl := &streamLoad{s: s, w: w, r: r, start: time.Now(), clockStart: s.engine.Clock().Now()}
 	body := &eofBody{ReadCloser: r.Body}
 	r.Body = body
 	sl.resp.TxnID = -1
@@ -119,6 +127,7 @@ func (s *Server) handleStreamLoad(w http.ResponseWriter, r *http.Request) {
 		sl.fail(err)
 	}
 	sl.resp.LoadTimeMs = time.Since(sl.start).Milliseconds()
+	s.finishLoad(sl)
 	rc := http.NewResponseController(w)
 	early := r.ContentLength != 0 && !body.eof
 	if early {
@@ -215,7 +224,11 @@ func (sl *streamLoad) run() error {
 		return err
 	}
 	db, name := chi.URLParam(r, "db"), chi.URLParam(r, "table")
+	sl.db, sl.tableName = db, name
 	t, err := sl.s.engine.Catalog().Table(db, name)
+	if err == nil {
+		sl.table, sl.binlog = t, binlog.Enabled(t)
+	}
 	switch err {
 	case nil:
 	case catalog.ErrUnknownDB:
@@ -237,6 +250,7 @@ func (sl *streamLoad) run() error {
 		return err
 	}
 	p.SetGroupCommit(gc)
+	sl.params = p
 	if p.GroupCommitActive() {
 		sl.resp.Label, sl.resp.GroupCommit = p.Label, true
 		if t.Properties["light_schema_change"] == "false" { // Doris's FE, before any transaction
@@ -311,7 +325,8 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 		Table:   t, Params: p, Body: body, Now: loadNow, Loc: loc,
 		Errors: sl.errs, Sink: sl.txn.Add, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
 	})
-	sl.resp.ReadDataTimeMs = time.Since(read).Milliseconds()
+	sl.readDur = time.Since(read)
+	sl.resp.ReadDataTimeMs = sl.readDur.Milliseconds()
 	sl.resp.ReceiveDataTimeMs = sl.resp.ReadDataTimeMs
 	sl.resp.LoadBytes = counter.n
 	if out != nil {
@@ -333,7 +348,8 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	} else {
 		err = sl.txn.Commit()
 	}
-	sl.resp.WriteDataTimeMs = time.Since(write).Milliseconds()
+	sl.commitDur = time.Since(write)
+	sl.resp.WriteDataTimeMs = sl.commitDur.Milliseconds()
 	sl.resp.CommitAndPublishTimeMs = sl.resp.WriteDataTimeMs
 	if err != nil {
 		return err

@@ -49,7 +49,8 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "sql":
-				return sqlCommand(t, srv, d, d.Input)
+				out := sqlCommand(t, srv, d, d.Input)
+				return uuidRe.ReplaceAllString(errorURLRe.ReplaceAllString(out, "http://HOST/api/_load_error_log?file=__shard_N/error_log_${1}_X_X"), "UUID")
 			case "load", "2pc":
 				out, errURL := sendLoad(t, srv, d)
 				if errURL != "" {
@@ -105,7 +106,7 @@ func sqlCommand(t *testing.T, srv *httptest.Server, d *datadriven.TestData, stmt
 }
 
 // sqlRows runs statements and prints each result row as JSON values.
-func sqlRows(t *testing.T, srv *httptest.Server, db, stmt string) string {
+func sqlRows(t testing.TB, srv *httptest.Server, db, stmt string) string {
 	body, _ := json.Marshal(map[string]string{"stmt": stmt})
 	got := postRaw(t, srv, db, string(body), "X-Doris-Stream", "false")
 	var res struct {

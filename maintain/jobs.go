@@ -13,6 +13,15 @@ import (
 // removeExpiredAndTimeoutTxns), then error logs, expired rows and expired
 // change records are removed.
 func Jobs(e *engine.Engine, loads *loadtxn.Manager, errs *errorlog.Log) []Job {
+	return ObservedJobs(e, loads, errs, nil)
+}
+
+// ObservedJobs are Jobs that also report what the reclamation jobs removed
+// to onReclaim (what is "ttl_rows" or "binlog_table_cleanups"), when not nil.
+func ObservedJobs(e *engine.Engine, loads *loadtxn.Manager, errs *errorlog.Log, onReclaim func(what string, n int)) []Job {
+	if onReclaim == nil {
+		onReclaim = func(string, int) {}
+	}
 	return []Job{
 		Func("expire labels", loads.ExpireLabels),
 		Func("abort pre-committed loads past their timeout", loads.AbortTimedOut),
@@ -21,11 +30,13 @@ func Jobs(e *engine.Engine, loads *loadtxn.Manager, errs *errorlog.Log) []Job {
 			return err
 		}),
 		Func("reclaim expired rows", func(time.Time) error {
-			_, err := e.ReclaimTTL()
+			n, err := e.ReclaimTTL()
+			onReclaim("ttl_rows", n)
 			return err
 		}),
 		Func("remove expired change records", func(time.Time) error {
-			_, err := e.ReclaimBinlog()
+			n, err := e.ReclaimBinlog()
+			onReclaim("binlog_table_cleanups", n)
 			return err
 		}),
 	}

@@ -79,6 +79,8 @@ func (w *writer) simpleStmt(s Statement) {
 		w.p("SHOW ", flag(s.Temporary, "TEMPORARY "), "PARTITIONS FROM ", tableName(s.Table))
 	case *ShowConstraints:
 		w.p("SHOW CONSTRAINTS FROM ", tableName(s.Table))
+	case *ShowLoad:
+		w.showLoad(s)
 	case *ShowColumns:
 		w.p("SHOW ", flag(s.Full, "FULL "), "COLUMNS FROM ", tableName(s.Table))
 	case *ShowVariables:

@@ -182,6 +182,11 @@ func (p *parser) show() Statement {
 		p.expectKw("PARTITIONS", "FROM")
 		s.Table = p.tableName()
 		return s
+	case !full && p.acceptKws("STREAM", "LOAD"):
+		return p.showLoad(true)
+	case !full && p.isKw("LOAD") && !p.isKwN(1, "WARNINGS") && !p.isKwN(1, "PROFILE"):
+		p.next()
+		return p.showLoad(false)
 	case !full && p.acceptKw("CONSTRAINTS"):
 		p.expectKw("FROM")
 		return &ShowConstraints{Table: p.tableName()}

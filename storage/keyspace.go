@@ -12,6 +12,7 @@ package storage
 //	a/                  upsert/autoinc.go     a/ | table id | column uid → high-water mark of AUTO_INCREMENT ids
 //	b                   catalog/binlog.go     b | table id | commit TSO | LSN → one Row Binlog change record
 //	c/catalog           catalog/catalog.go    the whole catalog, one JSON document
+//	h/                  loadhist/history.go   h/ | sequence → one finished load of the load history (JSON)
 //	l/                  labels/record.go      load transactions and their labels:
 //	  l/a/                                      l/a/ | txn id → (empty) the txn is PREPARE or PRECOMMITTED
 //	  l/f/                                      l/f/ | finish ms | txn id → the l/n key of a finished txn
@@ -56,6 +57,9 @@ package storage
 //   - A staged row's key carries the row's key prefix ('r' ...) after the
 //     txn id, so staged rows sort by table key and publishing merges them
 //     with the table in one pass; the options key (0x00) sorts before them.
+//   - The load history's sequence numbers grow with each load, so the
+//     oldest entries are the first keys and trimming the history deletes
+//     one range [h/, h/|first kept).
 //   - l/f sorts by finish time, so label expiry walks the oldest first.
 //     Stores written before KeyLabelVersion existed hold only l/t and l/w;
 //     labels builds the other indexes when it opens such a store.
@@ -66,6 +70,8 @@ const (
 	PrefixBinlog = "b"
 	// KeyCatalog holds the catalog document.
 	KeyCatalog = "c/catalog"
+	// PrefixLoadHistory holds the load history, oldest first.
+	PrefixLoadHistory = "h/"
 	// PrefixLabels holds every key of the labels package.
 	PrefixLabels = "l/"
 	// PrefixLabelActive indexes the unfinished load transactions.

@@ -30,7 +30,9 @@ import (
 	"loadgw/errorlog"
 	"loadgw/httpapi"
 	"loadgw/labels"
+	"loadgw/loadhist"
 	"loadgw/loadtxn"
+	"loadgw/metrics"
 	"loadgw/storage"
 )
 
@@ -264,6 +266,10 @@ func storeWrite(dir string, n int) time.Duration {
 	return time.Since(start)
 }
 
+// noOps starts the in-process server without metrics and load history, to
+// measure what counting costs.
+var noOps = flag.Bool("no-ops", false, "in-process server without metrics and load history (to measure their cost)")
+
 func startServer(dir string) (func(), string, error) {
 	eng, err := engine.Open(dir, engine.Options{TimeZone: "UTC"})
 	if err != nil {
@@ -282,7 +288,17 @@ func startServer(dir string) (func(), string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	srv := &http.Server{Handler: httpapi.New(eng, httpapi.Options{Loads: loadtxn.New(eng, txns, loadtxn.Options{}), ErrorLog: elog})}
+	opts := httpapi.Options{Loads: loadtxn.New(eng, txns, loadtxn.Options{}), ErrorLog: elog}
+	if !*noOps {
+		// As cmd/loadgw: every load counted and kept in the load history.
+		if opts.History, err = loadhist.Open(eng.Store(), loadhist.Options{}); err != nil {
+			return nil, "", err
+		}
+		eng.SetLoadHistory(opts.History)
+		opts.Metrics = metrics.New(metrics.SourcesOf(eng, txns, opts.History))
+		eng.SetStatementObserver(opts.Metrics.ObserveStatement)
+	}
+	srv := &http.Server{Handler: httpapi.New(eng, opts)}
 	go srv.Serve(ln)
 	return func() { srv.Close(); eng.Close() }, ln.Addr().String(), nil
 }

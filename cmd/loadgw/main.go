@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -21,8 +22,10 @@ import (
 	"loadgw/errorlog"
 	"loadgw/httpapi"
 	"loadgw/labels"
+	"loadgw/loadhist"
 	"loadgw/loadtxn"
 	"loadgw/maintain"
+	"loadgw/metrics"
 	"loadgw/storage"
 )
 
@@ -43,6 +46,7 @@ type config struct {
 	maxConns     int
 	bodyTimeout  time.Duration
 	load         httpapi.LoadOptions
+	historyKeep  int
 }
 
 func main() {
@@ -73,9 +77,15 @@ func recoverStaging(loads *loadtxn.Manager, log *zap.Logger) error {
 	return nil
 }
 
+// fsOut is where flag errors and --help go; nil is stderr (tests set it).
+var fsOut io.Writer
+
 func parseFlags(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("loadgw", flag.ContinueOnError)
+	if fsOut != nil {
+		fs.SetOutput(fsOut)
+	}
 	fs.StringVar(&c.dataDir, "data-dir", envOr("LOADGW_DATA_DIR", "./loadgw-data"),
 		"directory of the embedded store (env LOADGW_DATA_DIR)")
 	fs.StringVar(&c.httpAddr, "http-addr", envOr("LOADGW_HTTP_ADDR", ":8030"),
@@ -87,26 +97,41 @@ func parseFlags(args []string) (config, error) {
 	fs.BoolVar(&c.noBinlog, "disable-feature-binlog", os.Getenv("LOADGW_DISABLE_FEATURE_BINLOG") == "true",
 		"turn off Row Binlog, as Doris's enable_feature_binlog=false; on by default (env LOADGW_DISABLE_FEATURE_BINLOG=true)")
 	fs.StringVar(&c.logLevel, "log-level", envOr("LOADGW_LOG_LEVEL", "info"), "debug, info, warn or error (env LOADGW_LOG_LEVEL)")
-	fs.DurationVar(&c.shutdownWait, "shutdown-timeout", 30*time.Second, "how long SIGTERM waits for requests in flight")
-	fs.DurationVar(&c.labelKeep, "label-keep", 12*time.Hour, "how long a finished load's label stays in use (Doris streaming_label_keep_max_second)")
-	fs.DurationVar(&c.precommitTTL, "precommit-timeout", time.Hour, "how long a two-phase-commit load may stay pre-committed before it is aborted")
-	fs.DurationVar(&c.errorLogKeep, "error-log-keep", 48*time.Hour, "how long load error logs are kept (Doris load_error_log_reserve_hours)")
+	c.shutdownWait = 30 * time.Second
+	fs.Var(duration{&c.shutdownWait}, "shutdown-timeout", "how long SIGTERM waits for requests in flight")
+	c.labelKeep = 12 * time.Hour
+	fs.Var(duration{&c.labelKeep}, "label-keep", "how long a finished load's label stays in use (Doris streaming_label_keep_max_second)")
+	c.precommitTTL = time.Hour
+	fs.Var(duration{&c.precommitTTL}, "precommit-timeout", "how long a two-phase-commit load may stay pre-committed before it is aborted")
+	c.errorLogKeep = 48 * time.Hour
+	fs.Var(duration{&c.errorLogKeep}, "error-log-keep", "how long load error logs are kept (Doris load_error_log_reserve_hours)")
 	fs.BoolVar(&c.errorLogPub, "error-log-public", os.Getenv("LOADGW_ERROR_LOG_PUBLIC") == "true",
 		"serve load error logs (ErrorURL) without Basic auth, as Doris's BE by default; anyone reaching the port can read rejected rows (env LOADGW_ERROR_LOG_PUBLIC=true)")
-	fs.Int64Var(&c.load.MaxBodyBytes, "max-load-body-bytes", 100<<30, "largest stream load body (Doris streaming_load_max_mb)")
-	fs.Int64Var(&c.load.MaxJSONBodyBytes, "max-json-body-bytes", 100<<20, "largest JSON body not read by line (Doris streaming_load_json_max_mb)")
-	fs.Int64Var(&c.load.MaxDecompressedBytes, "max-decompressed-bytes", 100<<30, "largest decompressed stream load body")
-	fs.IntVar(&c.load.MaxLineBytes, "max-line-bytes", 64<<20, "longest CSV or JSON line of a load")
+	c.load.MaxBodyBytes = 100 << 30
+	fs.Var(byteSize{&c.load.MaxBodyBytes}, "max-load-body-bytes", "largest stream load body (Doris streaming_load_max_mb)")
+	c.load.MaxJSONBodyBytes = 100 << 20
+	fs.Var(byteSize{&c.load.MaxJSONBodyBytes}, "max-json-body-bytes", "largest JSON body not read by line (Doris streaming_load_json_max_mb)")
+	c.load.MaxDecompressedBytes = 100 << 30
+	fs.Var(byteSize{&c.load.MaxDecompressedBytes}, "max-decompressed-bytes", "largest decompressed stream load body")
+	c.load.MaxLineBytes = 64 << 20
+	fs.Var(intBytes{&c.load.MaxLineBytes}, "max-line-bytes", "longest CSV or JSON line of a load")
 	fs.IntVar(&c.load.MaxConcurrent, "max-concurrent-loads", 8, "stream loads that read their bodies at once; more wait for a slot within their timeout")
-	fs.Int64Var(&c.minFreeDisk, "min-free-disk-bytes", 64<<20, "free space kept on the data volume (at most a tenth of it): loads that would leave less fail; negative disables the check")
-	fs.DurationVar(&c.load.SlotWait, "load-slot-wait", 60*time.Second, "how long a stream load waits for a free slot (--max-concurrent-loads) before it fails with TOO_MANY_TASKS")
-	fs.Int64Var(&c.load.DrainBytes, "load-drain-bytes", 1<<30, "how much of a body is read and discarded after a load answered early (a refusal), so clients that send before reading get the answer")
-	fs.DurationVar(&c.load.DrainTimeout, "load-drain-timeout", 60*time.Second, "how long a body is drained after a load answered early before the connection is closed")
+	c.minFreeDisk = 64 << 20
+	fs.Var(byteSize{&c.minFreeDisk}, "min-free-disk-bytes", "free space kept on the data volume (at most a tenth of it): loads that would leave less fail; negative disables the check")
+	c.load.SlotWait = 60 * time.Second
+	fs.Var(duration{&c.load.SlotWait}, "load-slot-wait", "how long a stream load waits for a free slot (--max-concurrent-loads) before it fails with TOO_MANY_TASKS")
+	c.load.DrainBytes = 1 << 30
+	fs.Var(byteSize{&c.load.DrainBytes}, "load-drain-bytes", "how much of a body is read and discarded after a load answered early (a refusal), so clients that send before reading get the answer")
+	c.load.DrainTimeout = 60 * time.Second
+	fs.Var(duration{&c.load.DrainTimeout}, "load-drain-timeout", "how long a body is drained after a load answered early before the connection is closed")
 	fs.IntVar(&c.maxConns, "max-connections", 4096, "open HTTP connections, idle ones included; more are answered 503 and closed (lowered to fit the open-file limit)")
-	fs.DurationVar(&c.bodyTimeout, "body-read-timeout", 60*time.Second, "how long a request other than a stream load (a SQL statement) may take to send its body")
-	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", loadtxn.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
+	c.bodyTimeout = 60 * time.Second
+	fs.Var(duration{&c.bodyTimeout}, "body-read-timeout", "how long a request other than a stream load (a SQL statement) may take to send its body")
+	c.load.StageMemBytes = loadtxn.DefaultStageMemBytes
+	fs.Var(intBytes{&c.load.StageMemBytes}, "load-memory-bytes", "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
+	fs.IntVar(&c.historyKeep, "load-history", loadhist.DefaultKeep, fmt.Sprintf("how many finished stream loads SHOW STREAM LOAD, /api/_load_history and the console keep (at most %d), across restarts", loadhist.MaxKeep))
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
+		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n       loadgw load --help   (load files into a table: see loadgw load --help)\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
 	err := fs.Parse(args)
@@ -114,6 +139,9 @@ func parseFlags(args []string) (config, error) {
 }
 
 func run(args []string) error {
+	if len(args) > 0 && args[0] == "load" {
+		return runLoad(args[1:])
+	}
 	c, err := parseFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -168,8 +196,18 @@ func run(args []string) error {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
 	}
 	ln = httpapi.LimitConnections(ln, fitConnections(c.maxConns, log), log)
+	if c.historyKeep <= 0 || c.historyKeep > loadhist.MaxKeep {
+		return fmt.Errorf("--load-history must be between 1 and %d, not %d", loadhist.MaxKeep, c.historyKeep)
+	}
+	hist, err := loadhist.Open(eng.Store(), loadhist.Options{Keep: c.historyKeep})
+	if err != nil {
+		return err
+	}
+	eng.SetLoadHistory(hist)
+	mets := metrics.New(metrics.SourcesOf(eng, txns, hist))
+	eng.SetStatementObserver(mets.ObserveStatement)
 	api := httpapi.New(eng, httpapi.Options{User: c.user, Password: c.password, Logger: log, Loads: loads, ErrorLog: elog,
-		ErrorLogPublic: c.errorLogPub, BodyReadTimeout: c.bodyTimeout, Load: c.load})
+		ErrorLogPublic: c.errorLogPub, BodyReadTimeout: c.bodyTimeout, Load: c.load, Metrics: mets, History: hist, Labels: txns})
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 30 * time.Second,
@@ -185,7 +223,7 @@ func run(args []string) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	// Doris's transaction cleaner runs every 30 s, the loop's default.
-	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.Jobs(eng, loads, elog)...)
+	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.ObservedJobs(eng, loads, elog, mets.ObserveReclaimed)...)
 	go jobs.Run(ctx)
 	select {
 	case err := <-errc:

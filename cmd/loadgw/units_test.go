@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestByteSizeFlag(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		text string
+	}{
+		{"96MiB", 96 << 20, "96MiB"},
+		{"100GiB", 100 << 30, "100GiB"},
+		{"1GB", 1_000_000_000, "1000000000"},
+		{"4096", 4096, "4KiB"},
+		{"1000", 1000, "1000"},
+		{"-1", -1, "-1"},
+		{"-64MiB", -64 << 20, "-64MiB"},
+		{"2TiB", 2 << 40, "2TiB"},
+	} {
+		var v int64
+		if err := (byteSize{&v}).Set(c.in); err != nil || v != c.want {
+			t.Errorf("Set(%q) = %d, %v; want %d", c.in, v, err, c.want)
+		}
+		if got := (byteSize{&v}).String(); got != c.text {
+			t.Errorf("String(%d) = %q, want %q", v, got, c.text)
+		}
+	}
+	var v int64
+	for _, bad := range []string{"", "lots", "12XB", "99999999EiB"} {
+		if err := (byteSize{&v}).Set(bad); err == nil {
+			t.Errorf("Set(%q) accepted", bad)
+		}
+	}
+	var i int
+	if err := (intBytes{&i}).Set("3GiB"); err == nil {
+		t.Errorf("an int flag took 3GiB")
+	}
+}
+
+func TestDurationFlag(t *testing.T) {
+	for d, want := range map[time.Duration]string{12 * time.Hour: "12h", time.Minute: "1m", 90 * time.Second: "1m30s", 48 * time.Hour: "48h", 30 * time.Second: "30s", 0: "0s"} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestHelpShowsUnits checks that --help prints sizes with units.
+func TestHelpShowsUnits(t *testing.T) {
+	var out bytes.Buffer
+	fsOut = &out
+	defer func() { fsOut = nil }()
+	if _, err := parseFlags([]string{"--help"}); err == nil {
+		t.Fatal("--help did not stop")
+	}
+	help := out.String()
+	for _, want := range []string{"(default 100GiB)", "(default 96MiB)", "(default 64MiB)", "(default 12h)", "(default 10000)"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help lacks %q:\n%s", want, help)
+		}
+	}
+	if strings.Contains(help, "107374182400") {
+		t.Errorf("--help prints a size in bytes")
+	}
+	c, err := parseFlags([]string{"--max-load-body-bytes", "1GiB", "--load-memory-bytes", "8MiB", "--label-keep", "90m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.load.MaxBodyBytes != 1<<30 || c.load.StageMemBytes != 8<<20 || c.labelKeep != 90*time.Minute {
+		t.Errorf("parsed %d, %d, %v", c.load.MaxBodyBytes, c.load.StageMemBytes, c.labelKeep)
+	}
+}

@@ -1,0 +1,218 @@
+// Package loadhist keeps the history of finished stream loads: the last N
+// loads with their label, transaction, table, user, client, outcome,
+// counters, times and error log link. It is what SHOW STREAM LOAD, SHOW
+// LOAD, the JSON endpoint and the console read.
+//
+// # Storage and bounds
+//
+// Each load is one key h/ | sequence (storage.PrefixLoadHistory) holding
+// the record as JSON. Sequences grow, so the oldest loads are the first
+// keys. Add writes the new record and deletes the records past Keep in the
+// same batch, so the history never holds more than Keep loads, also across
+// restarts. Memory holds the same Keep records for queries.
+//
+// Add does not sync: the history is a report, not a guarantee. The write
+// is ordered in the store's log before every later write, so the next
+// synced commit (any load's) makes it durable; only the loads of the last
+// moments before a crash may miss from the history (their outcome is in
+// their label's transaction record, which is synced).
+package loadhist
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"loadgw/storage"
+)
+
+// Status values of a record, as the BE reports a stream load's Status.
+const (
+	StatusSuccess     = "Success"
+	StatusFail        = "Fail"
+	StatusLabelExists = "Label Already Exists"
+)
+
+// Record is one finished load. Times are Unix milliseconds.
+type Record struct {
+	Seq            uint64 `json:"seq"`
+	Label          string `json:"label"`
+	TxnID          int64  `json:"txn_id"`
+	DB             string `json:"db"`
+	Table          string `json:"table"`
+	User           string `json:"user"`
+	ClientIP       string `json:"client_ip"`
+	Status         string `json:"status"`
+	Message        string `json:"message"`
+	ErrorURL       string `json:"error_url"`
+	TotalRows      int64  `json:"total_rows"`
+	LoadedRows     int64  `json:"loaded_rows"`
+	FilteredRows   int64  `json:"filtered_rows"`
+	UnselectedRows int64  `json:"unselected_rows"`
+	LoadBytes      int64  `json:"load_bytes"`
+	StartMs        int64  `json:"start_ms"`
+	FinishMs       int64  `json:"finish_ms"`
+	Comment        string `json:"comment"`
+	FirstErrorMsg  string `json:"first_error_msg"`
+	TwoPhaseCommit bool   `json:"two_phase_commit"`
+	TimeoutSec     int64  `json:"timeout_sec,omitempty"`
+	MaxFilterRatio string `json:"max_filter_ratio,omitempty"`
+}
+
+// Options configures a History. The zero value is the default.
+type Options struct {
+	// Keep is how many loads the history holds; older ones are dropped as
+	// new ones are added. At most MaxKeep. The default value is 10000.
+	Keep int
+}
+
+// MaxKeep bounds Options.Keep: the history is held in memory.
+const MaxKeep = 1_000_000
+
+// DefaultKeep is the default of Options.Keep.
+const DefaultKeep = 10000
+
+func (o *Options) ensureDefaults() {
+	if o.Keep <= 0 {
+		o.Keep = DefaultKeep
+	}
+	if o.Keep > MaxKeep {
+		o.Keep = MaxKeep
+	}
+}
+
+// History is the load history. It is safe for concurrent use.
+type History struct {
+	db   *storage.DB
+	opts Options
+
+	mu   sync.Mutex
+	recs []Record // oldest first, at most opts.Keep
+	next uint64   // sequence of the next record
+}
+
+// Open reads the history kept in db, dropping records beyond Keep (a
+// smaller Keep than the last run's).
+func Open(db *storage.DB, opts Options) (*History, error) {
+	opts.ensureDefaults()
+	h := &History{db: db, opts: opts, next: 1}
+	err := storage.ScanPrefix(db, []byte(storage.PrefixLoadHistory), func(key, value []byte) error {
+		var r Record
+		if err := json.Unmarshal(value, &r); err != nil {
+			return fmt.Errorf("cannot decode load history record %x: %w", key, err)
+		}
+		r.Seq = seqOf(key)
+		h.recs = append(h.recs, r)
+		h.next = r.Seq + 1
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot read load history: %w", err)
+	}
+	if extra := len(h.recs) - opts.Keep; extra > 0 {
+		if err := h.trimStored(h.recs[extra].Seq); err != nil {
+			return nil, err
+		}
+		h.recs = append([]Record(nil), h.recs[extra:]...)
+	}
+	return h, nil
+}
+
+// Keep is the number of loads the history holds at most.
+func (h *History) Keep() int { return h.opts.Keep }
+
+// trimStored deletes every stored record below seq.
+func (h *History) trimStored(seq uint64) error {
+	b := h.db.NewBatch()
+	defer b.Close()
+	b.DeleteRange([]byte(storage.PrefixLoadHistory), key(seq))
+	if err := b.CommitNoSync(); err != nil {
+		return fmt.Errorf("cannot trim load history: %w", err)
+	}
+	return nil
+}
+
+// Add appends r (its Seq is assigned) and drops the oldest record when the
+// history is full.
+func (h *History) Add(r Record) error {
+	r.bound()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r.Seq = h.next
+	v, err := json.Marshal(&r)
+	if err != nil {
+		panic("BUG: cannot encode load history record: " + err.Error())
+	}
+	b := h.db.NewBatch()
+	defer b.Close()
+	b.Set(key(r.Seq), v)
+	drop := len(h.recs) + 1 - h.opts.Keep
+	if drop > 0 {
+		b.DeleteRange([]byte(storage.PrefixLoadHistory), key(h.recs[drop-1].Seq+1))
+	}
+	if err := b.CommitNoSync(); err != nil {
+		return fmt.Errorf("cannot record load %s: %w", r.Label, err)
+	}
+	h.next++
+	if drop > 0 {
+		n := copy(h.recs, h.recs[drop:])
+		h.recs = h.recs[:n]
+	}
+	h.recs = append(h.recs, r)
+	return nil
+}
+
+// Bounds of a record's texts: the history holds Keep records in memory
+// and in the store, whatever the clients sent (a table name in a URL, a
+// comment header).
+const (
+	maxNameBytes    = 256
+	maxMessageBytes = 2048
+)
+
+// bound cuts the client-controlled texts of r to their bounds.
+func (r *Record) bound() {
+	for _, f := range []*string{&r.Label, &r.DB, &r.Table, &r.User, &r.ClientIP} {
+		*f = cut(*f, maxNameBytes)
+	}
+	for _, f := range []*string{&r.Message, &r.ErrorURL, &r.Comment, &r.FirstErrorMsg} {
+		*f = cut(*f, maxMessageBytes)
+	}
+}
+
+// cut shortens s to at most n bytes at a UTF-8 boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n-3]
+	for len(s) > 0 && !utf8.RuneStart(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	if len(s) > 0 && s[len(s)-1] >= utf8.RuneSelf {
+		s = s[:len(s)-1] // the start of a cut rune
+	}
+	return s + "..."
+}
+
+// Len is the number of loads held.
+func (h *History) Len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.recs)
+}
+
+func key(seq uint64) []byte {
+	k := make([]byte, 0, len(storage.PrefixLoadHistory)+8)
+	k = append(k, storage.PrefixLoadHistory...)
+	return binary.BigEndian.AppendUint64(k, seq)
+}
+
+func seqOf(k []byte) uint64 {
+	if len(k) != len(storage.PrefixLoadHistory)+8 {
+		panic(fmt.Sprintf("BUG: load history key %x has the wrong length", k))
+	}
+	return binary.BigEndian.Uint64(k[len(storage.PrefixLoadHistory):])
+}

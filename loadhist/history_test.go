@@ -1,0 +1,143 @@
+package loadhist
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"loadgw/storage"
+)
+
+func labelsOf(recs []Record) string {
+	var b []string
+	for _, r := range recs {
+		b = append(b, fmt.Sprintf("%s#%d", r.Label, r.Seq))
+	}
+	return strings.Join(b, " ")
+}
+
+// TestBoundedAcrossRestarts adds more loads than Keep, reopens the store
+// and checks that exactly the newest Keep loads survive, in order, and that
+// a smaller Keep at the next start trims the stored history.
+func TestBoundedAcrossRestarts(t *testing.T) {
+	dir := t.TempDir()
+	db, err := storage.Open(dir, storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Open(db, Options{Keep: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		st := StatusSuccess
+		if i%2 == 0 {
+			st = StatusFail
+		}
+		if err := h.Add(Record{Label: fmt.Sprintf("l%d", i), DB: "d", Table: "t", Status: st}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := labelsOf(h.List(Filter{})), "l3#3 l4#4 l5#5"; got != want {
+		t.Fatalf("history = %q, want %q", got, want)
+	}
+	if got, want := labelsOf(h.List(Filter{Status: "fail"})), "l4#4"; got != want {
+		t.Fatalf("failed loads = %q, want %q", got, want)
+	}
+	total, page := h.Page(Filter{}, 1, 1)
+	if total != 3 || labelsOf(page) != "l4#4" {
+		t.Fatalf("page = %d %q", total, labelsOf(page))
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err = storage.Open(dir, storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h, err = Open(db, Options{Keep: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := labelsOf(h.List(Filter{})), "l4#4 l5#5"; got != want {
+		t.Fatalf("after restart = %q, want %q", got, want)
+	}
+	if err := h.Add(Record{Label: "l6"}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	_ = storage.ScanPrefix(db, []byte(storage.PrefixLoadHistory), func(k, v []byte) error { n++; return nil })
+	if n != 2 {
+		t.Fatalf("%d records stored, want 2", n)
+	}
+	if got, want := labelsOf(h.List(Filter{Label: func(l string) bool { return l != "l5" }})), "l6#6"; got != want {
+		t.Fatalf("label filter = %q, want %q", got, want)
+	}
+}
+
+// TestRecordBounds checks that client-controlled texts are cut, so Keep
+// bounds the history's size.
+func TestRecordBounds(t *testing.T) {
+	db, err := storage.Open(t.TempDir(), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h, err := Open(db, Options{Keep: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("é", 5000)
+	if err := h.Add(Record{Label: "l", Table: long, Comment: long, Message: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	r := h.List(Filter{})[0]
+	if len(r.Table) > maxNameBytes || len(r.Comment) > maxMessageBytes || !strings.HasSuffix(r.Table, "é...") || r.Message != "ok" {
+		t.Fatalf("table %d bytes %q..., comment %d bytes", len(r.Table), r.Table[:10], len(r.Comment))
+	}
+}
+
+// BenchmarkPage10000 pages through a full history of 10,000 loads, as the
+// console does.
+func BenchmarkPage10000(b *testing.B) {
+	db, err := storage.Open(b.TempDir(), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	h, _ := Open(db, Options{Keep: 10000})
+	for i := 0; i < 10000; i++ {
+		st := StatusSuccess
+		if i%100 == 0 {
+			st = StatusFail
+		}
+		_ = h.Add(Record{Label: fmt.Sprint("l", i), DB: "d", Table: "t", Status: st})
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if total, page := h.Page(Filter{Status: StatusFail}, 50, 50); total != 100 || len(page) != 50 {
+			b.Fatal(total, len(page))
+		}
+	}
+}
+
+// BenchmarkAdd is what recording adds to each stream load: one unsynced
+// write and, once full, the removal of the oldest record.
+func BenchmarkAdd(b *testing.B) {
+	db, err := storage.Open(b.TempDir(), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	h, _ := Open(db, Options{Keep: 1000})
+	r := Record{Label: "a_label_of_some_length_0001", DB: "d", Table: "t", User: "root", ClientIP: "127.0.0.1",
+		Status: StatusSuccess, Message: "OK", TotalRows: 1000, LoadedRows: 1000, LoadBytes: 1 << 20}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := h.Add(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

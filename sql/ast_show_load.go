@@ -1,0 +1,46 @@
+package sql
+
+import "loadgw/expr"
+
+// ShowLoad is SHOW [STREAM] LOAD [FROM|IN DB] [WHERE ...] [ORDER BY ...]
+// [LIMIT ...]. The WHERE clause is kept as parsed; the engine checks the
+// forms Doris allows (LABEL = / LIKE, STATE =, joined by AND).
+type ShowLoad struct {
+	Span
+	Stream  bool
+	DB      string // "" for the current database
+	Where   expr.Expr
+	OrderBy []OrderItem
+	Limit   *Limit
+}
+
+func (*ShowLoad) stmtNode() {}
+
+// showLoad parses the rest of SHOW [STREAM] LOAD after LOAD.
+func (p *parser) showLoad(stream bool) Statement {
+	s := &ShowLoad{Stream: stream}
+	if p.acceptKw("FROM") || p.acceptKw("IN") {
+		s.DB = p.ident()
+	}
+	if p.acceptKw("WHERE") {
+		s.Where = p.expr()
+	}
+	s.OrderBy = p.optOrderBy()
+	s.Limit = p.optLimit()
+	return s
+}
+
+func (w *writer) showLoad(s *ShowLoad) {
+	w.p("SHOW ", flag(s.Stream, "STREAM "), "LOAD")
+	if s.DB != "" {
+		w.p(" FROM ", QuoteIdent(s.DB))
+	}
+	w.optExpr(" WHERE ", s.Where)
+	w.orderBy(s.OrderBy)
+	if s.Limit != nil {
+		w.p(" LIMIT ", itoa(s.Limit.Count))
+		if s.Limit.Offset != 0 {
+			w.p(" OFFSET ", itoa(s.Limit.Offset))
+		}
+	}
+}
