@@ -18,11 +18,11 @@ import (
 	"loadgw/storage"
 )
 
-// BenchmarkSmallLoad measures the whole cost of one 1,000-row JSON stream
+// BenchmarkLoad1000Rows measures the whole cost of one 1,000-row JSON stream
 // load into a Duplicate Key or merge-on-write table over loopback HTTP, one
 // at a time, on a store without fsync: the fixed costs of a small load
 // beside its rows (see BENCHMARKS.md, "Concurrent small loads").
-func BenchmarkSmallLoad(b *testing.B) {
+func BenchmarkLoad1000Rows(b *testing.B) {
 	for _, model := range []string{"dup", "mow"} {
 		b.Run(model, func(b *testing.B) {
 			dir := b.TempDir()
