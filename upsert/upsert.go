@@ -205,18 +205,28 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 		return w.commitAlone(rc, set, extra, partial)
 	}
 	pre := w.preResolve(rc, set, partial)
-	w.mu.Lock()
-	ts, b, n, written, err := w.build(rc, set, extra, partial, pre, true)
+	ts, n, g, leader, err := w.enter(rc, set, extra, partial, pre)
 	if err != nil {
-		w.mu.Unlock()
 		return Result{}, err
 	}
-	g, leader := w.join(b, ts, written)
-	w.mu.Unlock()
 	if err := w.await(g, leader); err != nil {
 		return Result{}, err
 	}
 	return Result{TSO: ts, Written: n}, nil
+}
+
+// enter runs a commit's serial section: it builds its batch and joins the
+// open group. The deferred unlock keeps the section usable after a panic,
+// which the request boundary recovers.
+func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved) (ts uint64, n int, g *pendingGroup, leader bool, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ts, b, n, written, err := w.build(rc, set, extra, partial, pre, true)
+	if err != nil {
+		return 0, 0, nil, false, err
+	}
+	g, leader = w.join(b, ts, written)
+	return ts, n, g, leader, nil
 }
 
 // build takes a TSO and builds the commit's batch: its rows resolved
