@@ -80,6 +80,10 @@ type groupWriter struct {
 	w       *Writer
 	written []pendingWrite
 	arena   []byte // holds the keys and values of written
+	// found holds the current versions current copied out: add reuses it
+	// key after key; a resolution before the serial section keeps them
+	// all (a commit of at most groupMaxBytes).
+	found []byte
 }
 
 // usePending makes g read the versions of pending commits first and
@@ -116,6 +120,7 @@ func (g *groupWriter) close() {
 // add resolves one key: vals are its rows' encoded stored columns in input
 // order; masks[i] is nil for a full row, else the provided-column bitmap.
 func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
+	g.found = g.found[:0] // the previous key's copies are written out
 	oldVal, oldKey := g.current(prefix)
 	val, err := g.resolve(prefix, vals, masks, oldVal)
 	if err != nil {
@@ -147,7 +152,11 @@ func (g *groupWriter) current(prefix []byte) (oldVal, oldKey []byte) {
 	if len(cur) != len(prefix)+g.rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
 		return nil, nil
 	}
-	return append([]byte(nil), g.old.Value()...), append([]byte(nil), cur...)
+	// Copied into one arena: a reallocation leaves earlier copies intact.
+	start, mid := len(g.found), len(g.found)+len(cur)
+	g.found = append(append(g.found, cur...), g.old.Value()...)
+	f := g.found
+	return f[mid:len(f):len(f)], f[start:mid:mid]
 }
 
 // emit writes what resolving a key gave: val as the key's new version
