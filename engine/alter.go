@@ -231,7 +231,11 @@ func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.
 		if err := binlog.CheckAlterProp(t, p.Key); err != nil {
 			return err
 		}
-		if err := checkPropValue(p.Key, p.Value, def); err != nil {
+		check := checkPropValue
+		if def.kind == propGroupCommit {
+			check = checkGroupCommitAlter
+		}
+		if err := check(p.Key, p.Value, def); err != nil {
 			return err
 		}
 		v := p.Value

@@ -17,6 +17,9 @@ const (
 	propBool
 	propInt
 	propPositiveInt
+	// propGroupCommit values are checked as Doris checks
+	// group_commit_interval_ms and group_commit_data_bytes (props_groupcommit.go).
+	propGroupCommit
 	// propBinlog values are analysed by binlog.AnalyzeValue.
 	propBinlog
 )
@@ -45,8 +48,8 @@ var tableProps = map[string]propDef{
 	"light_schema_change":                            {kind: propBool, alterable: true},
 	"disable_auto_compaction":                        {kind: propBool, alterable: true},
 	"enable_single_replica_compaction":               {kind: propBool, alterable: true},
-	"group_commit_interval_ms":                       {kind: propPositiveInt, alterable: true},
-	"group_commit_data_bytes":                        {kind: propPositiveInt, alterable: true},
+	"group_commit_interval_ms":                       {kind: propGroupCommit, alterable: true},
+	"group_commit_data_bytes":                        {kind: propGroupCommit, alterable: true},
 	"enable_mow_light_delete":                        {kind: propBool, alterable: true},
 	"bloom_filter_columns":                           {alterable: true},
 	"bloom_filter_fpp":                               {alterable: true},
@@ -114,6 +117,8 @@ func checkPropValue(key, val string, def propDef) error {
 	case propBinlog:
 		_, err := binlog.AnalyzeValue(key, val)
 		return err
+	case propGroupCommit:
+		return checkGroupCommitCreate(key, val)
 	}
 	return nil
 }

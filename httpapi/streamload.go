@@ -206,10 +206,19 @@ func (sl *streamLoad) fail(err error) {
 func (sl *streamLoad) run() error {
 	r := sl.r
 	sl.resp.Comment, _ = load.Header(r.Header, "comment")
-	// Doris's BE names the load first: the label header, else a UUID.
+	// Doris's BE names the load first: the label header, else a UUID; then
+	// it decides the group_commit header.
 	sl.resp.Label = labels.NewLabel()
 	if v, ok := load.Header(r.Header, "label"); ok && v != "" {
 		sl.resp.Label = v
+	}
+	chunked := len(r.TransferEncoding) > 0 && r.TransferEncoding[0] == "chunked"
+	gc, err := load.GroupCommitOf(r.Header, chunked, r.ContentLength)
+	if err != nil {
+		return err
+	}
+	if gc.DropLabel {
+		sl.resp.Label = labels.NewLabel()
 	}
 	if err := sl.s.checkLoadAuth(r); err != nil {
 		return err
@@ -240,7 +249,14 @@ func (sl *streamLoad) run() error {
 	if err != nil {
 		return err
 	}
+	p.SetGroupCommit(gc)
 	sl.params = p
+	if p.GroupCommitActive() {
+		sl.resp.Label, sl.resp.GroupCommit = p.Label, true
+		if t.Properties["light_schema_change"] == "false" { // Doris's FE, before any transaction
+			return &load.Error{Code: load.CodeAnalysisError, Client: true, Msg: "TStatus: errCode = 2, detailMessage = table light_schema_change is false, can't do stream load with group commit mode"}
+		}
+	}
 	if p.TwoPhaseCommit {
 		sl.resp.TwoPhaseCommit = "true"
 	}
@@ -262,7 +278,6 @@ func (sl *streamLoad) run() error {
 	if err := p.ParsePut(r.Header); err != nil {
 		return err
 	}
-	sl.resp.GroupCommit = p.GroupCommitActive()
 	if err := checkTableSupport(t, p); err != nil {
 		return err
 	}

@@ -148,6 +148,9 @@ var (
 
 // sendLoad sends a stream load or 2PC request built from the test case and
 // returns the masked response and the raw ErrorURL.
+// groupCommitLabelRe matches the labels of group commit loads.
+var groupCommitLabelRe = regexp.MustCompile(`group_commit_[0-9a-f]{16}_[0-9a-f]{16}`)
+
 func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (string, string) {
 	var db, table string
 	d.ScanArgs(t, "db", &db)
@@ -201,6 +204,7 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 	out = timingRe.ReplaceAllString(out, `"$1": T`)
 	out = errorURLRe.ReplaceAllString(out, "http://HOST/api/_load_error_log?file=__shard_N/error_log_${1}_X_X")
 	out = uuidRe.ReplaceAllString(out, "UUID")
+	out = groupCommitLabelRe.ReplaceAllString(out, "group_commit_ID")
 	if resp.StatusCode != 200 {
 		out = fmt.Sprintf("HTTP %d\n%s", resp.StatusCode, out)
 	}

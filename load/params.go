@@ -75,8 +75,10 @@ type Params struct {
 
 	TwoPhaseCommit bool
 	CompressType   string // lower case; "" plain
-	GroupCommit    string
+	GroupCommit    string // the mode sent, lower case, or ""
 	Comment        string
+	// groupCommitActive: the load runs as a group commit (GroupCommitOf).
+	groupCommitActive bool
 
 	// UpdateMode is UPSERT, UPDATE_FIXED_COLUMNS or UPDATE_FLEXIBLE_COLUMNS.
 	UpdateMode     string
@@ -106,11 +108,23 @@ func isTrue(v string) bool { return strings.EqualFold(strings.TrimSpace(v), "tru
 // ParseParams validates the stream load headers in the order Doris's BE
 // reads them and returns the first error in Doris's words: first those Doris
 // checks before it begins the transaction, then (ParsePut) the rest.
+//
+// It decides the group_commit header first (GroupCommitOf) for a body of
+// the Content-Length header's size, or of unknown size without it.
 func ParseParams(h http.Header) (*Params, error) {
+	size := int64(-1)
+	if v, ok := header(h, "Content-Length"); ok {
+		size, _ = strconv.ParseInt(v, 10, 64)
+	}
+	gc, err := GroupCommitOf(h, false, size)
+	if err != nil {
+		return nil, err
+	}
 	p, err := ParseBegin(h)
 	if err != nil {
 		return nil, err
 	}
+	p.SetGroupCommit(gc)
 	return p, p.ParsePut(h)
 }
 
@@ -158,17 +172,6 @@ func ParseBegin(h http.Header) (*Params, error) {
 	p.Comment = get("comment")
 	p.TwoPhaseCommit = get("two_phase_commit") == "true"
 	p.CompressType = strings.ToLower(strings.TrimSpace(get("compress_type")))
-	if v, ok := header(h, "group_commit"); ok {
-		switch v {
-		case "sync_mode", "async_mode", "off_mode":
-			p.GroupCommit = v
-		default:
-			return nil, invalidArg("group_commit can only be [async_mode, sync_mode, off_mode]")
-		}
-		if p.GroupCommit != "off_mode" && p.Label != "" {
-			return nil, invalidArg("label and group_commit can't be set at the same time")
-		}
-	}
 	if err := p.parseCSV(get, has); err != nil {
 		return nil, err
 	}
@@ -340,17 +343,6 @@ func (p *Params) CheckPartial() error {
 		return refuse("delete")
 	}
 	return nil
-}
-
-// GroupCommitActive reports whether the load runs as a group commit: a
-// sync_mode or async_mode request that Doris does not silently turn off
-// (two-phase commit, partial updates and target partitions turn it off).
-// loadgw commits such a load at once, as sync_mode does.
-func (p *Params) GroupCommitActive() bool {
-	if p.GroupCommit != "sync_mode" && p.GroupCommit != "async_mode" {
-		return false
-	}
-	return !p.TwoPhaseCommit && p.UpdateMode == ModeUpsert && len(p.Partitions) == 0 && len(p.TemporaryPartitions) == 0
 }
 
 func splitList(s string) []string {

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -38,7 +39,12 @@ func describeParams(p *Params) string {
 			fmt.Fprintf(&b, "%s=%v\n", name, v)
 		}
 	}
-	add("label", p.Label, def.Label)
+	label := p.Label
+	if p.GroupCommitActive() && regexp.MustCompile(`^group_commit_[0-9a-f]{16}_[0-9a-f]{16}$`).MatchString(label) {
+		label = "group_commit_ID"
+	}
+	add("label", label, def.Label)
+	add("group_commit_active", p.GroupCommitActive(), def.GroupCommitActive())
 	add("format", p.Format, def.Format)
 	add("header_lines", p.HeaderLines, def.HeaderLines)
 	add("column_separator", p.ColumnSeparator, def.ColumnSeparator)

@@ -56,10 +56,7 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	full := make(chan *srcBatch, 2)
-	free := make(chan *srcBatch, 3)
-	for i := 0; i < 3; i++ {
-		free <- newSrcBatch(nsrc)
-	}
+	free := make(chan *srcBatch, 3) // the producer makes up to 3 batches, as it needs them
 	go r.produce(ctx, nsrc, full, free)
 	for b := range full {
 		err := r.consume(b)
@@ -142,12 +139,24 @@ func (b *srcBatch) rawOf(i int) []byte {
 // produce reads records into batches until the end, an error or ctx ends.
 func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, free <-chan *srcBatch) {
 	defer close(full)
+	made := 0
 	for {
 		var b *srcBatch
 		select {
 		case b = <-free:
 		case <-ctx.Done():
 			return
+		default:
+			if made < cap(free) {
+				b = newSrcBatch(nsrc)
+				made++
+				break
+			}
+			select {
+			case b = <-free:
+			case <-ctx.Done():
+				return
+			}
 		}
 		b.n, b.raw, b.eof, b.err = 0, b.raw[:0], false, nil
 		if err := ctx.Err(); err != nil {

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 
@@ -65,6 +66,13 @@ func newFaults(mem *vfs.MemFS) *Faults {
 // Crash returns a new file system holding what f holds after a crash now:
 // exactly the data synced so far. Open a store on it to test recovery.
 func (f *Faults) Crash() *Faults { return newFaults(f.mem.CrashClone(vfs.CrashCloneCfg{})) }
+
+// CrashSome is Crash keeping, besides the synced data, each unsynced block
+// or directory entry with probability percent/100, drawn from rng: a crash
+// whose kernel wrote some of the unsynced data out.
+func (f *Faults) CrashSome(rng *rand.Rand, percent int) *Faults {
+	return newFaults(f.mem.CrashClone(vfs.CrashCloneCfg{UnsyncedDataPercent: percent, RNG: rng}))
+}
 
 // FS is the file system to put into Options.FS.
 func (f *Faults) FS() vfs.FS { return f.fs }

@@ -24,7 +24,7 @@ func DeleteTableData(b *storage.Batch, tableID int64) {
 // interleaves. It takes no TSO and writes no change records. The key and
 // value match gets are valid during the call only.
 func (w *Writer) DeleteVersions(rc *catalog.RowCodec, match func(key, val []byte) (bool, error)) (int, error) {
-	w.mu.Lock()
+	w.lockDrained()
 	defer w.mu.Unlock()
 	vs, err := rc.Versions(w.db, rc.Prefix())
 	if err != nil {
@@ -50,7 +50,9 @@ func (w *Writer) DeleteVersions(rc *catalog.RowCodec, match func(key, val []byte
 	if n == 0 {
 		return 0, nil
 	}
-	if err := b.Commit(); err != nil {
+	err = b.Commit()
+	w.changedOutside()
+	if err != nil {
 		return 0, err
 	}
 	return n, nil

@@ -64,7 +64,6 @@ type groupWriter struct {
 	old     *storage.Iter // nil when current versions are not needed
 	out     kvWriter
 	key     []byte
-	oldKeys [][]byte
 	n       int
 	delSign int
 	skipBmp int
@@ -76,6 +75,24 @@ type groupWriter struct {
 	// keepOld: a NULL in a value column keeps the column's current value
 	// (enable_unique_key_replace_if_not_null).
 	keepOld bool
+	// w, when set, holds the pending versions to read before the store,
+	// and written collects the versions this commit writes (group.go).
+	w       *Writer
+	written []pendingWrite
+	arena   []byte // holds the keys and values of written
+	// found holds the current versions current copied out: add reuses it
+	// key after key; a resolution before the serial section keeps them
+	// all (a commit of at most groupMaxBytes).
+	found []byte
+}
+
+// usePending makes g read the versions of pending commits first and
+// collect the versions it writes. REQUIRES: the Writer's mu held while g
+// resolves.
+func (g *groupWriter) usePending(w *Writer) {
+	if g.old != nil {
+		g.w = w
+	}
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, changes kvWriter) (*groupWriter, error) {
@@ -103,25 +120,49 @@ func (g *groupWriter) close() {
 // add resolves one key: vals are its rows' encoded stored columns in input
 // order; masks[i] is nil for a full row, else the provided-column bitmap.
 func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
-	var oldVal []byte
-	g.oldKeys = g.oldKeys[:0]
-	if g.old != nil {
-		suffix := g.rc.KeySuffixLen()
-		for ok := g.old.SeekGE(prefix); ok; ok = g.old.Next() {
-			cur := g.old.Key()
-			if len(cur) != len(prefix)+suffix || !bytes.HasPrefix(cur, prefix) {
-				break
-			}
-			if oldVal == nil {
-				oldVal = append([]byte(nil), g.old.Value()...)
-			}
-			g.oldKeys = append(g.oldKeys, append([]byte(nil), cur...))
-		}
-	}
+	g.found = g.found[:0] // the previous key's copies are written out
+	oldVal, oldKey := g.current(prefix)
 	val, err := g.resolve(prefix, vals, masks, oldVal)
 	if err != nil {
 		return err
 	}
+	return g.emit(prefix, oldVal, oldKey, val)
+}
+
+// current returns the current version of the key with row key prefix
+// prefix, value and key, or nils: a pending commit's (when g reads them),
+// else the store's.
+func (g *groupWriter) current(prefix []byte) (oldVal, oldKey []byte) {
+	if pv, ok := g.pendingVersion(prefix); ok {
+		return pv.val, pv.key
+	}
+	if g.old == nil {
+		return nil, nil
+	}
+	// Merge-on-write and Aggregate Key tables hold at most one version of
+	// a key: every commit deletes the version it supersedes. So the first
+	// version a seek finds (the newest: versions sort by ^TSO) is the only
+	// one, and the iterator does not step on: the next live key lies past
+	// the deletions of every version the key ever had, which a hot key
+	// piles up until compaction removes them.
+	if !g.old.SeekGE(prefix) {
+		return nil, nil
+	}
+	cur := g.old.Key()
+	if len(cur) != len(prefix)+g.rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
+		return nil, nil
+	}
+	// Copied into one arena: a reallocation leaves earlier copies intact.
+	start, mid := len(g.found), len(g.found)+len(cur)
+	g.found = append(append(g.found, cur...), g.old.Value()...)
+	f := g.found
+	return f[mid:len(f):len(f)], f[start:mid:mid]
+}
+
+// emit writes what resolving a key gave: val as the key's new version
+// (nil: the key does not change), the change record, the removal of the
+// superseded version oldKey.
+func (g *groupWriter) emit(prefix, oldVal, oldKey, val []byte) error {
 	if val == nil {
 		return nil // discarded by the sequence column: nothing changes
 	}
@@ -134,13 +175,29 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 	if err := g.out.Set(g.key, val); err != nil {
 		return err
 	}
-	for _, k := range g.oldKeys {
-		if err := g.out.Delete(k); err != nil {
+	if oldKey != nil {
+		if err := g.out.Delete(oldKey); err != nil {
 			return err
 		}
 	}
+	if g.w != nil {
+		// One arena for the commit's versions: a reallocation leaves the
+		// earlier ones where they are, unchanged.
+		start, mid := len(g.arena), len(g.arena)+len(g.key)
+		g.arena = append(append(g.arena, g.key...), val...)
+		a := g.arena
+		g.written = append(g.written, pendingWrite{prefix: string(prefix), key: a[start:mid:mid], val: a[mid:len(a):len(a)]})
+	}
 	g.n++
 	return nil
+}
+
+// pendingVersion is the newest version of prefix a pending commit wrote.
+func (g *groupWriter) pendingVersion(prefix []byte) (pendingVersion, bool) {
+	if g.w == nil {
+		return pendingVersion{}, false
+	}
+	return g.w.pending(prefix)
 }
 
 // resolve computes the value a key ends with.

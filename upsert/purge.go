@@ -16,5 +16,7 @@ func (w *Writer) Purge(keys [][]byte) error {
 	for _, k := range keys {
 		b.Delete(k)
 	}
-	return b.Commit()
+	err := b.Commit()
+	w.changedOutside()
+	return err
 }

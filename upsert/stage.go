@@ -300,14 +300,12 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	if err := w.checkSpace(int64(staged)); err != nil {
 		return Result{}, err
 	}
-	w.mu.Lock()
+	w.lockDrained() // the ingestion reads the store: every commit must be in it
 	defer w.mu.Unlock()
 	ts, err := w.oracle.Next()
 	if err != nil {
 		return Result{}, err
 	}
-	w.inflight.Store(ts)
-	defer w.inflight.Store(0)
 	before, after, err := w.extraEntries(rc, txnID, ts, extra)
 	if err != nil {
 		return Result{}, err
@@ -336,7 +334,9 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 		}
 		return Result{}, err
 	}
-	if err := storage.FinishAll(w.db, files...); err != nil {
+	err = storage.FinishAll(w.db, files...)
+	w.changedOutside() // also after a failed ingestion: it may have happened
+	if err != nil {
 		return Result{}, err
 	}
 	w.published.Store(ts)

@@ -4,9 +4,11 @@
 // tables write a new version blindly and leave merging to readers; Aggregate
 // Key tables merge values with their aggregate functions.
 //
-// Every commit takes one TSO and is written in one synced batch. Commits are
-// serialised, so the TSO order is the publish order and the final state equals
-// a serial replay of the committed transactions in TSO order.
+// Every commit takes one TSO and resolves its rows in a serial section, in
+// TSO order, so the final state equals a serial replay of the committed
+// transactions in TSO order. Commits that finish their serial section while
+// an earlier group is writing share one synced write (see group.go); a
+// commit returns once its write is durable.
 //
 // It is the one writer of table data: besides commits it applies delete
 // predicates (DeleteVersions), removes the data of dropped tables
@@ -14,9 +16,7 @@
 package upsert
 
 import (
-	"bytes"
 	"encoding/binary"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -31,30 +31,48 @@ import (
 type Writer struct {
 	db     *storage.DB
 	oracle *tso.Oracle
-	mu     sync.Mutex // serialises publish: TSO order = commit order
+	mu     sync.Mutex // serialises resolution: TSO order = commit order
+	cond   *sync.Cond // on mu: a group was written
 	// published is the TSO of the last commit that is visible: commits take
 	// their TSO before they write, so the oracle's current TSO may still
 	// be in flight.
 	published atomic.Uint64
-	inflight  atomic.Uint64 // the TSO of the commit writing now, or 0
-	ids       autoInc       // AUTO_INCREMENT allocator
+	ids       autoInc // AUTO_INCREMENT allocator
+	// Group commit (group.go), under mu: the group taking commits, the
+	// groups not yet in the store in TSO order (the open one last), whether
+	// one is writing, the newest pending version of the keys they wrote.
+	open    *pendingGroup
+	queue   []*pendingGroup
+	writing bool
+	overlay map[string]pendingVersion
+	failed  atomic.Pointer[error] // a group write failed: the store stopped
+	groups  atomic.Int64          // group writes so far
+	// Resolution outside the serial section (preresolve.go): the commit
+	// sequence, the keys each commit wrote, what the store holds.
+	seq                     uint64 // under mu: the last commit's number
+	applied, external       atomic.Uint64
+	lastWrite, lastWriteOld map[string]uint64 // under mu
+	lwFloor, lwRotated      uint64            // under mu
+	preKept, preRedone      atomic.Int64      // keys resolved outside the serial section: kept, redone
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
 func NewWriter(db *storage.DB, oracle *tso.Oracle) *Writer {
 	w := &Writer{db: db, oracle: oracle}
+	w.cond = sync.NewCond(&w.mu)
 	w.published.Store(oracle.Current().CurrentTSO) // above every earlier commit
 	return w
 }
 
 // WaitCommitted returns once no commit with a TSO below bound is still
 // writing: a read of the changes before bound must not miss one that
-// becomes visible a moment later. At most one commit writes at a time.
+// becomes visible a moment later.
 func (w *Writer) WaitCommitted(bound uint64) {
-	if t := w.inflight.Load(); t != 0 && t < bound {
-		w.mu.Lock()
-		w.mu.Unlock() //nolint:staticcheck // waiting for the writing commit is the point
+	w.mu.Lock()
+	for len(w.queue) > 0 && w.queue[0].first < bound {
+		w.cond.Wait()
 	}
+	w.mu.Unlock()
 }
 
 // Published is the TSO of the newest visible commit: every commit with a
@@ -65,10 +83,13 @@ func (w *Writer) Published() uint64 { return w.published.Load() }
 // Oracle is the writer's TSO oracle.
 func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
 
-// Lock blocks other commits; DDL that rewrites table data holds it so no
-// commit interleaves. Unlock with Unlock.
-func (w *Writer) Lock()   { w.mu.Lock() }
-func (w *Writer) Unlock() { w.mu.Unlock() }
+// Lock waits for the pending commits and blocks other commits; DDL that
+// rewrites table data holds it so no commit interleaves. Unlock with Unlock.
+func (w *Writer) Lock() { w.lockDrained() }
+func (w *Writer) Unlock() {
+	w.changedOutside()
+	w.mu.Unlock()
+}
 
 // Rows is the input of one table in a transaction: complete rows in the
 // column order of the codec's table, in arrival order.
@@ -131,13 +152,19 @@ type encodedRow struct {
 	mask     []byte // nil for a full row
 }
 
-const arenaChunk = 1 << 20
+const arenaChunk, firstChunk = 1 << 20, 32 << 10
 
 // add encodes one row. A row that does not fit the current chunk starts a
 // new one (as large as the row needs).
 func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value, mask []byte) {
 	if len(e.chunks) == 0 || cap(e.chunks[len(e.chunks)-1])-len(e.chunks[len(e.chunks)-1]) < 4096 {
-		e.chunks = append(e.chunks, make([]byte, 0, arenaChunk))
+		// Chunks grow from firstChunk to arenaChunk, so a small commit does
+		// not allocate (and zero) a whole arenaChunk.
+		size := firstChunk
+		if n := len(e.chunks); n > 0 {
+			size = min(arenaChunk, 2*cap(e.chunks[n-1]))
+		}
+		e.chunks = append(e.chunks, make([]byte, 0, size))
 	}
 	ci := len(e.chunks) - 1
 	c := e.chunks[ci]
@@ -168,21 +195,51 @@ func (e *encodedRows) row(i int) encodedRow {
 // len is the number of rows.
 func (e *encodedRows) len() int { return len(e.ents) }
 
-// commitEncoded writes an encoded set in one batch with a new TSO.
+// commitEncoded writes an encoded set with a new TSO: it resolves the rows
+// in the serial section, then waits for its group's synced write.
 func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
 	if err := w.checkSpace(int64(set.bytes + 48*set.len())); err != nil {
 		return Result{}, err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ts, err := w.oracle.Next()
+	if set.bytes > groupMaxBytes {
+		return w.commitAlone(rc, set, extra, partial)
+	}
+	pre := w.preResolve(rc, set, partial)
+	ts, n, g, leader, err := w.enter(rc, set, extra, partial, pre)
 	if err != nil {
 		return Result{}, err
 	}
-	w.inflight.Store(ts)
-	defer w.inflight.Store(0)
+	if err := w.await(g, leader); err != nil {
+		return Result{}, err
+	}
+	return Result{TSO: ts, Written: n}, nil
+}
+
+// enter runs a commit's serial section: it builds its batch and joins the
+// open group. The deferred unlock keeps the section usable after a panic,
+// which the request boundary recovers.
+func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved) (ts uint64, n int, g *pendingGroup, leader bool, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ts, b, n, written, err := w.build(rc, set, extra, partial, pre, true)
+	if err != nil {
+		return 0, 0, nil, false, err
+	}
+	g, leader = w.join(b, ts, written)
+	return ts, n, g, leader, nil
+}
+
+// build takes a TSO and builds the commit's batch: its rows resolved
+// against the current versions, its change records and extra's writes. It
+// returns the versions it wrote for the overlay. REQUIRES: w.mu held.
+//
+// grouped: the commit joins a group, so it reads the pending versions and
+// returns the versions it wrote; otherwise no group is pending.
+func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved, grouped bool) (ts uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
+	if ts, err = w.oracle.Next(); err != nil {
+		return 0, nil, 0, nil, err
+	}
 	b := w.db.NewBatchSize(set.bytes + 48*set.len())
-	defer b.Close()
 	// Change records go to a batch of their own that the rows are then
 	// appended to: records ('b' keys) first, then rows, keeps a large
 	// batch nearly sorted, which Pebble sorts much faster than the two
@@ -192,30 +249,29 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 		b = w.db.NewBatchSize(set.bytes + 48*set.len())
 		defer b.Close()
 	}
-	var n int
+	defer func() {
+		if err != nil {
+			rec.Close()
+		}
+	}()
 	if rc.Table().Keys == catalog.DupKeys {
 		if n, err = appendDup(batchKV{b}, binlog.NewRecorder(rc, ts, batchKV{rec}), set, ts); err != nil {
-			return Result{}, err
+			return 0, nil, 0, nil, err
 		}
-	} else if n, err = w.upsertUnique(b, rec, rc, set, ts, partial); err != nil {
-		return Result{}, err
+	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial, pre, grouped); err != nil {
+		return 0, nil, 0, nil, err
 	}
 	if rec != b {
-		if err := rec.Append(b); err != nil {
-			return Result{}, err
+		if err = rec.Append(b); err != nil {
+			return 0, nil, 0, nil, err
 		}
-		b = rec
 	}
 	if extra != nil {
-		if err := extra(b, ts); err != nil {
-			return Result{}, err
+		if err = extra(rec, ts); err != nil {
+			return 0, nil, 0, nil, err
 		}
 	}
-	if err := b.Commit(); err != nil {
-		return Result{}, err
-	}
-	w.published.Store(ts)
-	return Result{TSO: ts, Written: n}, nil
+	return ts, rec, n, written, nil
 }
 
 // appendDup appends every row: key prefix | tso | lsn, and with Row Binlog
@@ -239,33 +295,38 @@ func appendDup(out kvWriter, rec *binlog.Recorder, set *encodedRows, ts uint64) 
 }
 
 // upsertUnique resolves the rows key by key in ascending key order, each
-// key's rows in input order (see groupWriter).
-func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial) (int, error) {
-	ents := make([]encodedRow, set.len())
-	for i := range ents {
-		ents[i] = set.row(i)
+// key's rows in input order (see groupWriter), keeping the outcome of pre
+// (when not nil) for every key no commit changed since.
+func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *encodedRows, ts uint64, partial *Partial, pre *preResolved, grouped bool) (int, []pendingWrite, error) {
+	var ents []encodedRow
+	if pre != nil {
+		ents = pre.ents
+	} else {
+		ents = sortedRows(set)
 	}
-	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
 	g, err := newGroupWriter(w, rc, ts, partial, batchKV{b}, batchKV{rec})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer g.close()
-	var vals, masks [][]byte
-	for i := 0; i < len(ents); {
-		j := i + 1
-		for j < len(ents) && bytes.Equal(ents[j].key, ents[i].key) {
-			j++
-		}
-		vals, masks = vals[:0], masks[:0]
-		for k := i; k < j; k++ {
-			vals = append(vals, ents[k].val)
-			masks = append(masks, ents[k].mask)
-		}
-		if err := g.add(ents[i].key, vals, masks); err != nil {
-			return 0, err
-		}
-		i = j
+	if grouped {
+		g.usePending(w)
 	}
-	return g.n, nil
+	i := 0
+	err = eachKey(ents, func(prefix []byte, vals, masks [][]byte) error {
+		defer func() { i++ }()
+		if pre != nil && pre.keys[i].ok && !w.stale(pre, prefix) {
+			w.preKept.Add(1)
+			k := pre.keys[i]
+			return g.emit(prefix, k.oldVal, k.oldKey, k.val)
+		}
+		if pre != nil {
+			w.preRedone.Add(1)
+		}
+		return g.add(prefix, vals, masks)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return g.n, g.written, nil
 }

@@ -85,6 +85,10 @@ type Load struct {
 	Chunked bool
 	TwoPC   bool
 	Large   bool // big enough to spill with the test's --load-memory-bytes
+	// GroupCommit is the group_commit header (sync_mode or async_mode) of
+	// a load sent without a label, or "": such a load cannot be asked
+	// about or retried by label, so its outcome is what is visible.
+	GroupCommit string
 
 	State   State
 	TxnID   int64 // 0 when not known
@@ -241,6 +245,9 @@ func rowOrder(n, s int) []int {
 // Headers are the stream load headers of the load.
 func (l *Load) Headers() map[string]string {
 	h := map[string]string{"label": l.Label()}
+	if l.GroupCommit != "" {
+		h = map[string]string{"group_commit": l.GroupCommit}
+	}
 	switch l.Format {
 	case "csv":
 		h["column_separator"] = ","

@@ -212,6 +212,8 @@ func (s *server) exec(db, stmt string) error {
 // loadResult is the answer of a stream load.
 type loadResult struct {
 	TxnID             int64  `json:"TxnId"`
+	Label             string `json:"Label"`
+	GroupCommit       *bool  `json:"GroupCommit"`
 	Status            string `json:"Status"`
 	ExistingJobStatus string `json:"ExistingJobStatus"`
 	Message           string `json:"Message"`

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"sync"
 	"time"
 )
@@ -69,7 +70,7 @@ func (r *runner) pick(rng *rand.Rand) func(*server) {
 		}
 	}
 	if p < 0.22 {
-		if l := r.randomLoad(rng, func(l *Load) bool { return (l.State == Lost || l.State == Failed) && !l.Retried }); l != nil {
+		if l := r.randomLoad(rng, func(l *Load) bool { return (l.State == Lost || l.State == Failed) && !l.Retried && l.GroupCommit == "" }); l != nil {
 			l.Retried, l.State = true, Pending
 			r.st.sent++
 			r.st.retries++
@@ -85,6 +86,9 @@ func (r *runner) pick(rng *rand.Rand) func(*server) {
 	r.st.sent++
 	if l.Large {
 		r.st.large++
+	}
+	if l.GroupCommit != "" {
+		r.st.groupSent++
 	}
 	return func(s *server) { r.send(s, l) }
 }
@@ -121,6 +125,9 @@ func newLoad(rng *rand.Rand, lid int64) *Load {
 		// At 60 bytes or more per staged row, 600 rows pass 16 KiB.
 		l.Large, l.Rows = true, 600+rng.Intn(2000)
 	}
+	if !l.Table.unique() && !l.TwoPC && rng.Intn(3) == 0 {
+		l.GroupCommit = []string{"sync_mode", "async_mode"}[rng.Intn(2)]
+	}
 	if l.Table.unique() {
 		for _, k := range rng.Perm(sharedKeys)[:rng.Intn(6)] {
 			l.Shared = append(l.Shared, int64(k))
@@ -146,6 +153,12 @@ func (r *runner) send(s *server, l *Load) {
 		}
 		l.TxnID = res.TxnID
 		l.State = Committed
+		if l.GroupCommit != "" {
+			r.st.groupAcked++
+		}
+		if l.GroupCommit != "" && (res.GroupCommit == nil || !*res.GroupCommit || !strings.HasPrefix(res.Label, "group_commit_")) {
+			r.violate(fmt.Sprintf("%s: a group commit load answered GroupCommit %v, label %q", l, res.GroupCommit, res.Label))
+		}
 		if l.TwoPC {
 			l.State = Precommitted
 		}

@@ -128,6 +128,13 @@ func resolve(l *Load, obs *Observed) string {
 
 // resolveUnknown settles a load whose last request got no answer.
 func resolveUnknown(l *Load, vis visibility, st string) string {
+	if l.GroupCommit != "" { // no label to ask: all of it or none is visible
+		l.State = Lost
+		if vis == visFull {
+			l.State = Committed
+		}
+		return ""
+	}
 	want := visNone
 	var next State
 	switch {

@@ -225,3 +225,24 @@ func TestBody(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyGroupCommit: a group commit load without an answer is settled
+// by its rows alone (no label to ask), and a lost one must stay invisible.
+func TestVerifyGroupCommit(t *testing.T) {
+	f := newFake()
+	shown := &Load{LID: 1, Table: tDup, Rows: 3, State: Pending, GroupCommit: "async_mode"}
+	gone := &Load{LID: 2, Table: tDupBinlog, Rows: 2, State: Pending, GroupCommit: "sync_mode"}
+	f.commit(shown)
+	delete(f.obs.States, shown.LID) // never asked
+	if v := verify([]*Load{shown, gone}, f.obs); len(v) != 0 {
+		t.Fatalf("violations: %q", v)
+	}
+	if shown.State != Committed || gone.State != Lost {
+		t.Fatalf("states %v and %v, want Committed and Lost", shown.State, gone.State)
+	}
+	f.commit(gone) // a lost load showing up later
+	delete(f.obs.States, gone.LID)
+	if v := verify([]*Load{shown, gone}, f.obs); len(v) != 1 {
+		t.Fatalf("violations: %q, want one for the lost load", v)
+	}
+}

@@ -44,6 +44,8 @@ var (
 	flexibleMode bool
 	preloadDone  bool
 	binlogMode   bool
+	concurrent   *concurrentOpts
+	inProcess    *engine.Engine // the server's engine when started in process
 )
 
 func main() {
@@ -56,11 +58,19 @@ func main() {
 	preload := flag.Int("preload", 0, "with --model mow: rows loaded first (keys 0..preload*2 step 2, so half the load's keys exist)")
 	flexible := flag.Bool("flexible", false, "with --model mow: a flexible partial update writing 1 to 3 columns per row")
 	binlog := flag.Bool("binlog", false, "with --model mow: Row Binlog with before images on the table")
+	clients := flag.Int("clients", 0, "run the concurrent small-load workload: this many clients each sending loads of --rows rows (each its own transaction and label) for --duration")
+	duration := flag.Duration("duration", 10*time.Second, "with --clients: how long to load")
+	warm := flag.Int("warm", 5, "with --clients: loads per client before measuring")
+	keyspace := flag.Int("keyspace", 0, "with --clients and --model mow: keys are drawn from [0, keyspace); 0 means clients*rows*10")
+	groupCommit := flag.String("group-commit", "", "with --clients: the group_commit header of every load (off_mode, sync_mode, async_mode)")
 	stream := flag.Bool("stream", false, "generate the body while sending it (chunked), so the client holds no copy: use with large --rows to measure the server's memory")
 	flag.Parse()
 	profile = *cpuprofile
-	streaming = *stream || *model == "mow" // the body must be generated after the preload
+	streaming = *stream || *model == "mow" || *clients > 0 // the body must be generated after the preload
 	tableModel, preloadRows, flexibleMode, binlogMode = *model, *preload, *flexible, *binlog
+	if *clients > 0 {
+		concurrent = &concurrentOpts{clients: *clients, rows: *rows, dur: *duration, warm: *warm, keyspace: *keyspace, format: *format, groupHdr: *groupCommit}
+	}
 	if err := run(*rows, *format, *addr, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
@@ -170,6 +180,9 @@ func run(n int, format, addr string, keep bool) error {
 		fmt.Printf("preloaded %d rows in %v\n", preloadRows, time.Since(start).Round(time.Millisecond))
 	}
 	preloadDone = true
+	if concurrent != nil {
+		return runConcurrent(addr, table, *concurrent)
+	}
 	if profile != "" {
 		f, err := os.Create(profile)
 		if err != nil {
@@ -262,6 +275,7 @@ func startServer(dir string) (func(), string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	inProcess = eng
 	txns, err := labels.Open(eng.Store(), eng.Clock(), labels.Options{})
 	if err != nil {
 		return nil, "", err

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// concurrentOpts is the concurrent small-load workload: clients send loads
+// of rows rows each, each load its own transaction with its own label, for
+// dur (after warm loads per client).
+type concurrentOpts struct {
+	clients  int
+	rows     int
+	dur      time.Duration
+	warm     int
+	keyspace int // MoW keys are drawn from [0, keyspace); 0 means clients*rows*10
+	format   string
+	groupHdr string // the group_commit header, or ""
+}
+
+// runConcurrent runs the workload against the table and prints loads/s,
+// rows/s and the latency distribution.
+func runConcurrent(addr, table string, o concurrentOpts) error {
+	if o.keyspace <= 0 {
+		o.keyspace = o.clients * o.rows * 10
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.clients, MaxConnsPerHost: o.clients}}
+	var seq atomic.Int64
+	one := func() (time.Duration, error) {
+		n := seq.Add(1) - 1
+		body := loadBody(o, n)
+		req, _ := http.NewRequest("PUT", "http://"+addr+"/api/bench/"+table+"/_stream_load", bytes.NewReader(body))
+		req.SetBasicAuth("root", "")
+		req.Header.Set("format", o.format)
+		if o.format == "json" {
+			req.Header.Set("read_json_by_line", "true")
+		} else {
+			req.Header.Set("column_separator", ",")
+		}
+		if o.groupHdr != "" {
+			req.Header.Set("group_commit", o.groupHdr)
+		}
+		start := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		out, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		took := time.Since(start)
+		if err != nil {
+			return 0, err
+		}
+		if !strings.Contains(string(out), `"Status": "Success"`) || !strings.Contains(string(out), `"NumberLoadedRows": `+strconv.Itoa(o.rows)) {
+			return 0, fmt.Errorf("load failed: %s", out)
+		}
+		return took, nil
+	}
+	// Warm-up: connections, the first memtable, the keys of MoW tables.
+	if err := fanOut(o.clients, func(int) error {
+		for i := 0; i < o.warm; i++ {
+			if _, err := one(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	lat := make([][]time.Duration, o.clients)
+	cpu0 := cpuTime()
+	groups0 := groupsWritten()
+	start := time.Now()
+	deadline := start.Add(o.dur)
+	err := fanOut(o.clients, func(c int) error {
+		for time.Now().Before(deadline) {
+			d, err := one()
+			if err != nil {
+				return err
+			}
+			lat[c] = append(lat[c], d)
+		}
+		return nil
+	})
+	took := time.Since(start)
+	cpu := cpuTime() - cpu0
+	groups := groupsWritten() - groups0
+	if err != nil {
+		return err
+	}
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	pct := func(p float64) time.Duration { return all[min(len(all)-1, int(float64(len(all))*p))] }
+	fmt.Printf("concurrent small loads: %d clients x %d-row %s loads, %d loads in %v\n", o.clients, o.rows, o.format, len(all), took.Round(time.Millisecond))
+	fmt.Printf("  %8.0f loads/s %10.0f rows/s  p50 %v  p99 %v  max %v\n",
+		float64(len(all))/took.Seconds(), float64(len(all)*o.rows)/took.Seconds(),
+		pct(0.5).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), all[len(all)-1].Round(10*time.Microsecond))
+	fmt.Printf("  CPU (user+system, client and server) per load: %v, %.2f cores busy\n",
+		(cpu / time.Duration(len(all))).Round(10*time.Microsecond), cpu.Seconds()/took.Seconds())
+	if inProcess != nil {
+		fmt.Printf("  %d group writes (synced commits) for %d loads: %.1f loads per write\n", groups, len(all), float64(len(all))/float64(max(groups, 1)))
+	}
+	fmt.Printf("peak RSS of this process (VmHWM):  %s\n", peakRSS())
+	return nil
+}
+
+// groupsWritten is the in-process server's group writes so far, or 0.
+func groupsWritten() int64 {
+	if inProcess == nil {
+		return 0
+	}
+	return inProcess.Writer().GroupsWritten()
+}
+
+// cpuTime is the user and system CPU time of this process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// loadBody is the body of the n-th load: rows rows whose keys continue
+// where the previous load stopped, wrapping around the key space, so
+// concurrent loads of a MoW table update keys other loads wrote.
+func loadBody(o concurrentOpts, n int64) []byte {
+	var b []byte
+	first := int(n) * o.rows
+	for i := 0; i < o.rows; i++ {
+		b = row(b, o.format, (first+i)%o.keyspace)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// fanOut runs fn(0..n-1) on n goroutines and returns the first error.
+func fanOut(n int, fn func(int) error) error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for c := 0; c < n; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			errs[c] = fn(c)
+		}(c)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,32 @@
+package upsert
+
+// SetWriteHook makes every group write call f first with the group's
+// lowest and highest TSO (nil: nothing) and returns a function restoring
+// the previous hook. The caller must not run commits while it swaps hooks.
+func SetWriteHook(f func(first, last uint64)) (restore func()) {
+	old := testHookWrite
+	testHookWrite = f
+	return func() { testHookWrite = old }
+}
+
+// PreResolved is how many keys resolved outside the serial section w kept,
+// and how many it resolved again in it.
+func (w *Writer) PreResolved() (kept, redone int64) { return w.preKept.Load(), w.preRedone.Load() }
+
+// SetLastWriteKeys sets how many keys the conflict map keeps before it
+// rotates, and returns a function restoring the old bound. The caller must
+// not run commits while it swaps.
+func SetLastWriteKeys(n int) (restore func()) {
+	old := lastWriteKeys
+	lastWriteKeys = n
+	return func() { lastWriteKeys = old }
+}
+
+// SetGroupMaxBytes sets the largest commit that joins a group, and returns
+// a function restoring the old bound. The caller must not run commits
+// while it swaps.
+func SetGroupMaxBytes(n int) (restore func()) {
+	old := groupMaxBytes
+	groupMaxBytes = n
+	return func() { groupMaxBytes = old }
+}

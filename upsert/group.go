@@ -1,0 +1,219 @@
+package upsert
+
+import (
+	"loadgw/catalog"
+	"loadgw/storage"
+)
+
+// Group commit
+//
+// A commit runs in two parts. The serial part, under Writer.mu, takes the
+// commit's TSO, resolves its rows against the table's current versions and
+// builds its batch (rows, change records, the transaction record); the
+// commit then joins the open group of pending commits. The durable part is
+// one synced write per group: the group's batches appended in TSO order into
+// one batch, so a group is one WAL record and a crash keeps all of its
+// commits or none of them. One group writes at a time, in TSO order; the
+// commits that finish their serial part while it syncs form the next group.
+// No commit answers before its group is durable.
+//
+// A pending commit's writes are not in the store until its group commits,
+// yet a later commit must resolve against them: the Writer keeps the newest
+// pending version of every key that merge-on-write and Aggregate Key
+// commits wrote (the overlay) until its group is in the store, and those
+// commits look there before they look in the store. Commits that read the
+// store wholesale (the ingestion of staged rows, delete predicates, DDL
+// holding Lock) and commits too large to group (commitAlone) first wait for
+// every pending group (lockDrained). Most of the resolution itself happens
+// before the serial part (preresolve.go).
+
+// pendingGroup is a group of commits whose batches share one synced write.
+type pendingGroup struct {
+	batches     []*storage.Batch // in TSO order
+	keys        []string         // the overlay keys its commits wrote
+	first, last uint64           // its lowest and highest TSO
+	lastSeq     uint64           // its highest commit sequence number
+	done        chan struct{}    // closed once it committed or failed
+	lead        chan struct{}    // tells one member to write the group
+	err         error            // valid once done is closed
+}
+
+// pendingVersion is the newest pending version of a key: the key it is
+// stored under and its value.
+type pendingVersion struct {
+	key, val []byte
+	g        *pendingGroup
+}
+
+// pendingWrite is a version a commit wrote, for the overlay: the row key
+// prefix, the version's key and value.
+type pendingWrite struct {
+	prefix   string
+	key, val []byte
+}
+
+// GroupsWritten is the number of group writes w made: below the number of
+// commits when commits shared writes.
+func (w *Writer) GroupsWritten() int64 { return w.groups.Load() }
+
+// lockDrained takes w.mu once no group is pending: the store then holds
+// every commit.
+func (w *Writer) lockDrained() {
+	w.mu.Lock()
+	for len(w.queue) > 0 {
+		w.cond.Wait()
+	}
+}
+
+// pending returns the newest pending version of the key with row key
+// prefix p. REQUIRES: w.mu held.
+func (w *Writer) pending(p []byte) (pendingVersion, bool) {
+	if len(w.overlay) == 0 {
+		return pendingVersion{}, false
+	}
+	v, ok := w.overlay[string(p)]
+	return v, ok
+}
+
+// join adds a commit's batch and written versions to the open group,
+// opening one if none is, and reports whether the caller leads it: writes
+// it now because no group is writing. The caller leads or waits with
+// await. REQUIRES: w.mu held.
+func (w *Writer) join(b *storage.Batch, ts uint64, written []pendingWrite) (*pendingGroup, bool) {
+	g := w.open
+	if g == nil {
+		g = &pendingGroup{first: ts, done: make(chan struct{}), lead: make(chan struct{}, 1)}
+		w.open = g
+		w.queue = append(w.queue, g)
+	}
+	if ts <= g.last {
+		panic("BUG: commits joined a group out of TSO order")
+	}
+	g.batches = append(g.batches, b)
+	g.last = ts
+	w.seq++
+	g.lastSeq = w.seq
+	w.recordWrites(w.seq, written)
+	if len(written) > 0 && w.overlay == nil {
+		w.overlay = map[string]pendingVersion{}
+	}
+	for _, p := range written {
+		w.overlay[p.prefix] = pendingVersion{key: p.key, val: p.val, g: g}
+		g.keys = append(g.keys, p.prefix)
+	}
+	if w.writing {
+		return g, false
+	}
+	w.writing, w.open = true, nil
+	return g, true
+}
+
+// await returns once g is durable (or failed), writing it when it is
+// handed the lead.
+func (w *Writer) await(g *pendingGroup, leader bool) error {
+	if leader {
+		w.write(g)
+	}
+	for {
+		select {
+		case <-g.done:
+			return g.err
+		case <-g.lead:
+			w.write(g)
+		}
+	}
+}
+
+// write commits g in one synced write, publishes it, and hands the lead to
+// the group that formed meanwhile, if any. REQUIRES: w.writing held by the
+// caller for g, g sealed (no longer open).
+func (w *Writer) write(g *pendingGroup) {
+	if testHookWrite != nil {
+		testHookWrite(g.first, g.last)
+	}
+	w.groups.Add(1)
+	err := w.failed.Load()
+	if err == nil {
+		if werr := commitBatches(g.batches); werr != nil {
+			w.failed.CompareAndSwap(nil, &werr)
+			err = &werr
+		}
+	}
+	w.mu.Lock()
+	for _, k := range g.keys {
+		if v, ok := w.overlay[k]; ok && v.g == g {
+			delete(w.overlay, k)
+		}
+	}
+	if w.queue[0] != g {
+		panic("BUG: a commit group written out of TSO order")
+	}
+	w.queue[0] = nil
+	w.queue = w.queue[1:]
+	if err == nil {
+		w.published.Store(g.last)
+		w.applied.Store(g.lastSeq)
+	}
+	next := w.open
+	if next != nil {
+		w.open = nil
+	} else {
+		w.writing = false
+	}
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	if err != nil {
+		g.err = *err
+	}
+	close(g.done)
+	if next != nil {
+		next.lead <- struct{}{}
+	}
+}
+
+// testHookWrite, when set, runs before each group write with the group's
+// lowest and highest TSO. TESTING ONLY.
+var testHookWrite func(first, last uint64)
+
+// groupMaxBytes is the largest commit (bytes of encoded rows) that joins a
+// group. A larger one writes alone (commitAlone): its pending versions
+// would cost as much memory again as its rows, and a group gains little
+// from sharing a sync with it. (A variable for tests.)
+var groupMaxBytes = 4 << 20
+
+// commitAlone writes a large commit on its own, as every commit was written
+// before group commit: it waits for the pending groups, resolves and writes
+// in the serial section, and holds it until its write is durable.
+func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
+	w.lockDrained()
+	defer w.mu.Unlock()
+	ts, b, n, _, err := w.build(rc, set, extra, partial, nil, false)
+	if err != nil {
+		return Result{}, err
+	}
+	w.groups.Add(1)
+	err = commitBatches([]*storage.Batch{b})
+	w.changedOutside() // its keys are in no conflict map
+	if err != nil {
+		w.failed.CompareAndSwap(nil, &err)
+		return Result{}, err
+	}
+	w.published.Store(ts)
+	return Result{TSO: ts, Written: n}, nil
+}
+
+// commitBatches appends every batch to the first and commits it synced,
+// then releases them all.
+func commitBatches(bs []*storage.Batch) error {
+	defer func() {
+		for _, b := range bs {
+			b.Close()
+		}
+	}()
+	for _, b := range bs[1:] {
+		if err := bs[0].Append(b); err != nil {
+			return err
+		}
+	}
+	return bs[0].Commit()
+}

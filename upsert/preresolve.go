@@ -1,0 +1,148 @@
+package upsert
+
+import (
+	"bytes"
+	"slices"
+
+	"loadgw/catalog"
+)
+
+// Resolution outside the serial section
+//
+// Finding a key's current version is a seek into the store, most of a
+// merge-on-write commit's work. A commit of a merge-on-write or Aggregate
+// Key table therefore resolves its keys before it enters the serial
+// section, against the store as it stands then (preResolve); in the serial
+// section it keeps the outcome of every key that no commit changed since,
+// and resolves again only the keys one did, against the pending versions
+// and the store as they are then (serial order, as before). So the final
+// state, the change records and every result equal a serial replay in TSO
+// order, while the seeks of concurrent commits run in parallel.
+//
+// Conflicts are found with the commit sequence: each commit that joins a
+// group takes the next sequence number and records, per key it wrote, that
+// number (lastWrite, under mu); applied is the highest sequence number whose
+// group is in the store. A resolution that read applied = S before it
+// opened its iterator saw at least the commits up to S, so a key whose
+// lastWrite is above S may have changed since: it is resolved again. Writes
+// that bypass the commit sequence (ingestion of staged rows, delete
+// predicates, TTL purges, DDL under Lock) bump external; a resolution that
+// saw another external count is redone entirely.
+
+// lastWriteKeys bounds the keys lastWrite remembers before it rotates, so
+// the two maps hold at most twice as many (a few MiB); a resolution that
+// spans more writes than that is redone. (A variable for tests.)
+var lastWriteKeys = 1 << 16
+
+// preKey is the outcome of resolving one key outside the serial section.
+type preKey struct {
+	oldVal, oldKey, val []byte
+	ok                  bool // resolved without an error
+}
+
+// preResolved is a commit's keys resolved outside the serial section: the
+// rows sorted by key, and per run of rows of one key its outcome.
+type preResolved struct {
+	ents     []encodedRow
+	keys     []preKey
+	applied  uint64 // the commits up to this sequence number were seen
+	external uint64 // the external write count then
+}
+
+// preResolve resolves the keys of set against the store outside the serial
+// section, or returns nil where the serial section must do it all: other
+// tables than merge-on-write and Aggregate Key ones, and tables whose
+// resolution may take values that depend on the commit (AUTO_INCREMENT ids,
+// defaults of the current time for columns added after a row was written).
+func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Partial) *preResolved {
+	t := rc.Table()
+	if !t.MergeOnWrite() && t.Keys != catalog.AggKeys {
+		return nil
+	}
+	for _, c := range t.Columns {
+		if c.AutoInc || (c.Default != nil && (c.Default.Kind == catalog.DefaultCurrentTimestamp || c.Default.Kind == catalog.DefaultCurrentDate)) {
+			return nil
+		}
+	}
+	p := &preResolved{external: w.external.Load(), applied: w.applied.Load()}
+	g, err := newGroupWriter(w, rc, 0, partial, nil, nil)
+	if err != nil {
+		return nil
+	}
+	defer g.close()
+	p.ents = sortedRows(set)
+	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
+		oldVal, oldKey := g.current(prefix)
+		val, err := g.resolve(prefix, vals, masks, oldVal)
+		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil})
+		return nil
+	})
+	return p
+}
+
+// sortedRows returns the rows of set sorted by key, each key's rows in
+// input order.
+func sortedRows(set *encodedRows) []encodedRow {
+	ents := make([]encodedRow, set.len())
+	for i := range ents {
+		ents[i] = set.row(i)
+	}
+	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
+	return ents
+}
+
+// eachKey calls fn for each run of rows of one key of the sorted ents, in
+// order, with the rows' values and masks; it stops at fn's first error.
+func eachKey(ents []encodedRow, fn func(prefix []byte, vals, masks [][]byte) error) error {
+	var vals, masks [][]byte
+	for i := 0; i < len(ents); {
+		j := i + 1
+		for j < len(ents) && bytes.Equal(ents[j].key, ents[i].key) {
+			j++
+		}
+		vals, masks = vals[:0], masks[:0]
+		for k := i; k < j; k++ {
+			vals = append(vals, ents[k].val)
+			masks = append(masks, ents[k].mask)
+		}
+		if err := fn(ents[i].key, vals, masks); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
+// stale reports whether the outcome of resolving key prefix before the
+// serial section may be out of date. REQUIRES: w.mu held.
+func (w *Writer) stale(p *preResolved, prefix []byte) bool {
+	if p.external != w.external.Load() || p.applied < w.lwFloor {
+		return true
+	}
+	if s, ok := w.lastWrite[string(prefix)]; ok {
+		return s > p.applied
+	}
+	s, ok := w.lastWriteOld[string(prefix)]
+	return ok && s > p.applied
+}
+
+// recordWrites notes that commit seq wrote the keys of written, rotating
+// lastWrite past lastWriteKeys keys. REQUIRES: w.mu held.
+func (w *Writer) recordWrites(seq uint64, written []pendingWrite) {
+	if len(written) == 0 {
+		return
+	}
+	if w.lastWrite == nil || len(w.lastWrite) >= lastWriteKeys {
+		// The maps now cover the commits after lwRotated; the dropped one
+		// covered those up to it.
+		w.lastWriteOld, w.lastWrite = w.lastWrite, map[string]uint64{}
+		w.lwFloor, w.lwRotated = w.lwRotated, seq-1
+	}
+	for _, p := range written {
+		w.lastWrite[p.prefix] = seq
+	}
+}
+
+// changedOutside tells resolutions outside the serial section that rows
+// changed without a commit sequence number (see the comment above).
+func (w *Writer) changedOutside() { w.external.Add(1) }
