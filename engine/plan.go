@@ -110,7 +110,7 @@ func (p *planner) planQuery(q *sql.Select) (*queryPlan, error) {
 		np := *p
 		for _, c := range q.With {
 			if np.ctes != nil && np.ctesHere(c.Name, q.With) {
-				return nil, errorf("Duplicated name %s in WITH clause", c.Name)
+				return nil, errorf("CTE name [%s] cannot be used more than once.", c.Name)
 			}
 			np.ctes = &cteScope{cte: c, ctes: np.ctes, up: np.ctes}
 		}
@@ -160,7 +160,7 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	} else {
 		src = &source{node: &valuesNode{rows: [][]types.Value{nil}, label: "ONE ROW"}}
 	}
-	pl := &plan{scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
+	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
 	if q.Where != nil {
 		if src.node, err = p.planWhere(src, q.Where); err != nil {
 			return nil, err
@@ -261,4 +261,7 @@ type source struct {
 	hidden []bool
 	tables []*catalog.Table
 	scans  []*scanNode
+	// quals are the lower-cased qualifiers of the relations joined, which
+	// must be unique.
+	quals []string
 }

@@ -14,10 +14,24 @@ import (
 // t@incr), table functions, WITH names, information_schema tables, views,
 // tables and their history (FOR ... AS OF).
 func (p *planner) planFrom(from *sql.TableRef) (*source, error) {
+	src, err := p.planFromKind(from)
+	if err != nil || from.Join != nil {
+		return src, err
+	}
+	if len(src.node.cols()) > 0 {
+		src.quals = []string{strings.ToLower(src.node.cols()[0].Table)}
+	}
+	return src, nil
+}
+
+func (p *planner) planFromKind(from *sql.TableRef) (*source, error) {
 	switch {
 	case from.Join != nil:
 		return p.planJoin(from.Join)
 	case from.Subquery != nil:
+		if from.Alias == "" {
+			return nil, errorf("Every derived table must have its own alias")
+		}
 		return p.planDerived(from.Subquery, derivedName(from), from.AliasColumns)
 	case from.Func == "binlog" || (from.Func == "" && from.ScanParams != nil && strings.EqualFold(from.ScanParams.Name, "incr")):
 		if err := p.checkTTLRead(from); err != nil {
@@ -118,13 +132,20 @@ func (p *planner) planDerived(q *sql.Select, qual string, names []string) (*sour
 	if err != nil {
 		return nil, err
 	}
-	if names != nil && len(names) != len(qp.out) {
-		return nil, errorf("column size of the derived table %s (%d) is not equal to the size of the column alias list (%d)", qual, len(qp.out), len(names))
+	if len(names) > len(qp.out) {
+		return nil, errorf("CTE [%s] returns %d columns, but %d labels were specified. The number of column labels must be smaller or equal to the number of returned columns.", qual, len(names), len(qp.out))
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[strings.ToLower(n)] {
+			return nil, errorf("Duplicated CTE column alias: [%s] in CTE [%s]", strings.ToLower(n), qual)
+		}
+		seen[strings.ToLower(n)] = true
 	}
 	cols := make([]expr.Column, len(qp.out))
 	for i, c := range qp.out {
 		name := c.Name
-		if names != nil {
+		if i < len(names) {
 			name = names[i]
 		}
 		cols[i] = expr.Column{Name: name, Table: qual, Type: c.Type}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"loadgw/expr"
 	"loadgw/sql"
 )
@@ -17,6 +19,11 @@ func (p *planner) planJoin(j *sql.Join) (*source, error) {
 	right, err := p.planFrom(j.Right)
 	if err != nil {
 		return nil, err
+	}
+	for _, q := range right.quals {
+		if slices.Contains(left.quals, q) {
+			return nil, errorf("Not unique table/alias: '%s'", q)
+		}
 	}
 	n := &joinNode{kind: j.Kind, left: left.node, right: right.node}
 	rhidden := append([]bool(nil), right.hidden...)
@@ -65,7 +72,7 @@ func (p *planner) planJoin(j *sql.Join) (*source, error) {
 			return nil, err
 		}
 	}
-	out := &source{tables: append(left.tables, right.tables...), scans: append(left.scans, right.scans...)}
+	out := &source{tables: append(left.tables, right.tables...), scans: append(left.scans, right.scans...), quals: append(left.quals, right.quals...)}
 	switch n.kind {
 	case sql.LeftSemiJoin, sql.LeftAntiJoin:
 		n.columns, out.hidden = left.node.cols(), left.hidden

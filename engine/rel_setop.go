@@ -109,7 +109,10 @@ func (p *planner) planSetOp(q *sql.Select) (*queryPlan, error) {
 			return nil, err
 		}
 		if len(right.out) != len(left.out) {
-			return nil, errorf("%s operands have mismatched column counts: %d vs %d", strings.ToLower(q.Set.Op), len(left.out), len(right.out))
+			return nil, errorf("Operands have unequal number of columns:\n'%s' has %d column(s)\n'%s' has %d column(s)", slotList(left.out, 0), len(left.out), slotList(right.out, len(left.out)), len(right.out))
+		}
+		if q.Set.All && q.Set.Op != "UNION" {
+			return nil, errorf("INTERSECT and EXCEPT does not support ALL qualified")
 		}
 		out = make([]Column, len(left.out))
 		lconv := make([]expr.Compiled, len(out))
@@ -168,3 +171,13 @@ func (p *planner) orderSetOp(q *sql.Select, root relNode, out []Column) (*queryP
 }
 
 func joinComma(s []string) string { return strings.Join(s, ", ") }
+
+// slotList prints output columns as Nereids prints a plan's output slots:
+// [k#0, v#1], numbering from first.
+func slotList(cols []Column, first int) string {
+	var parts []string
+	for i, c := range cols {
+		parts = append(parts, c.Name+"#"+itoa(first+i))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
