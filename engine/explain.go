@@ -31,7 +31,7 @@ func (s *Session) explain(st *sql.Explain) (*Result, error) {
 		names = append(names, c.Name)
 	}
 	lines = append(lines, "RESULT ["+strings.Join(names, ", ")+"]")
-	explainTree(qp.root, verbose, "  ", &lines)
+	explainTree(qp.root, verbose, "", true, &lines)
 	res := &Result{ResultSet: true, Columns: []Column{{Name: "Explain String", Type: varcharType}}}
 	for _, l := range lines {
 		res.Rows = append(res.Rows, []types.Value{str(l)})
@@ -39,13 +39,17 @@ func (s *Session) explain(st *sql.Explain) (*Result, error) {
 	return res, nil
 }
 
-func explainTree(n relNode, verbose bool, indent string, lines *[]string) {
+func explainTree(n relNode, verbose bool, indent string, last bool, lines *[]string) {
 	label, kids := n.explain(verbose)
 	if verbose {
 		label += " (est. rows " + itoa(int(n.estimate())) + ")"
 	}
-	*lines = append(*lines, indent+"└─ "+label)
-	for _, k := range kids {
-		explainTree(k, verbose, indent+"   ", lines)
+	branch, next := "├─ ", "│  "
+	if last {
+		branch, next = "└─ ", "   "
+	}
+	*lines = append(*lines, indent+branch+label)
+	for i, k := range kids {
+		explainTree(k, verbose, indent+next, i == len(kids)-1, lines)
 	}
 }
