@@ -160,12 +160,12 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	} else {
 		src = &source{node: &valuesNode{rows: [][]types.Value{nil}, label: "ONE ROW"}}
 	}
-	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
 	if q.Where != nil {
 		if src.node, err = p.planWhere(src, q.Where); err != nil {
 			return nil, err
 		}
 	}
+	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
 	src.prune(q)
 	items, err := expandStars(q.Items, pl)
 	if err != nil {
