@@ -147,10 +147,18 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	p.s.resolveVars(q)
 	var src *source
 	var err error
-	if q.From != nil {
+	var conjs []expr.Expr
+	ordered := q.From != nil && isInnerTree(q.From)
+	if ordered {
+		if src, conjs, err = p.planInnerJoins(q.From, q.Where); err != nil {
+			return nil, err
+		}
+	} else if q.From != nil {
 		if src, err = p.planFrom(q.From); err != nil {
 			return nil, err
 		}
+	}
+	if q.From != nil {
 		hint := strings.Join(append([]string{q.Hint}, q.RelationHints...), " ")
 		for _, t := range src.tables {
 			if err := ttl.CheckRead(t, ttl.Read{Hint: hint}); err != nil {
@@ -160,7 +168,12 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	} else {
 		src = &source{node: &valuesNode{rows: [][]types.Value{nil}, label: "ONE ROW"}}
 	}
-	if q.Where != nil {
+	switch {
+	case ordered:
+		if src.node, err = p.planConjuncts(src, conjs); err != nil {
+			return nil, err
+		}
+	case q.Where != nil:
 		if src.node, err = p.planWhere(src, q.Where); err != nil {
 			return nil, err
 		}

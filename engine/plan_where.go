@@ -16,7 +16,12 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 	if _, err := expr.Bind(where, p.scope(src.node.cols(), "FILTER")); err != nil {
 		return nil, err
 	}
-	conjs, err := p.decorrelate(src, conjuncts(where, nil))
+	return p.planConjuncts(src, conjuncts(where, nil))
+}
+
+// planConjuncts places bound-checked WHERE conjuncts (see planWhere).
+func (p *planner) planConjuncts(src *source, conjs []expr.Expr) (relNode, error) {
+	conjs, err := p.decorrelate(src, conjs)
 	if err != nil {
 		return nil, err
 	}
@@ -33,16 +38,8 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 			rest = append(rest, c)
 		}
 	}
-	for _, sc := range src.scans {
-		if len(sc.where) > 0 {
-			sc.prefix = p.s.keyPrefix(sc.t, andAll(sc.where), p.st.ctx)
-			// One bound conjunction evaluates faster than a chain.
-			f, err := expr.Bind(andAll(sc.where), p.scope(sc.columns, "FILTER"))
-			if err != nil {
-				return nil, err
-			}
-			sc.filter = f
-		}
+	if err := p.finishScans(src); err != nil {
+		return nil, err
 	}
 	if len(rest) == 0 {
 		return node, nil
@@ -52,6 +49,23 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 		return nil, err
 	}
 	return &filterNode{child: node, cond: cond, text: expr.String(andAll(rest))}, nil
+}
+
+// finishScans derives each scan's key prefix from its pushed conjuncts and
+// binds them as one condition.
+func (p *planner) finishScans(src *source) error {
+	for _, sc := range src.scans {
+		if len(sc.where) > 0 {
+			sc.prefix = p.s.keyPrefix(sc.t, andAll(sc.where), p.st.ctx)
+			// One bound conjunction evaluates faster than a chain.
+			f, err := expr.Bind(andAll(sc.where), p.scope(sc.columns, "FILTER"))
+			if err != nil {
+				return err
+			}
+			sc.filter = f
+		}
+	}
+	return nil
 }
 
 func andAll(list []expr.Expr) expr.Expr {
