@@ -274,6 +274,7 @@ type source struct {
 	hidden []bool
 	tables []*catalog.Table
 	scans  []*scanNode
+	feeds  []*feedNode
 	// quals are the lower-cased qualifiers of the relations joined, which
 	// must be unique.
 	quals []string

@@ -112,6 +112,7 @@ func (p *planner) semiJoin(src *source, sq *expr.Subquery, anti bool) (bool, err
 	}
 	src.node = j
 	src.scans = append(src.scans, right.scans...)
+	src.feeds = append(src.feeds, right.feeds...)
 	return true, nil
 }
 

@@ -72,7 +72,7 @@ func (p *planner) planJoin(j *sql.Join) (*source, error) {
 			return nil, err
 		}
 	}
-	out := &source{tables: append(left.tables, right.tables...), scans: append(left.scans, right.scans...), quals: append(left.quals, right.quals...)}
+	out := &source{tables: append(left.tables, right.tables...), scans: append(left.scans, right.scans...), feeds: append(left.feeds, right.feeds...), quals: append(left.quals, right.quals...)}
 	switch n.kind {
 	case sql.LeftSemiJoin, sql.LeftAntiJoin:
 		n.columns, out.hidden = left.node.cols(), left.hidden
