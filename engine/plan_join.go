@@ -50,7 +50,7 @@ func (p *planner) planJoin(j *sql.Join) (*source, error) {
 		// unqualified names show them once.
 		for i, h := range rhidden {
 			if h && !right.hidden[i] {
-				rcols[i].Name = ""
+				rcols[i].QualifiedOnly = true
 			}
 		}
 		n.right = &renameNode{child: right.node, columns: rcols, label: "USING"}
