@@ -80,6 +80,9 @@ func (n *joinNode) run(x *execCtx, fn rowFn) error {
 		return err
 	}
 	j.build, j.buildLeft = rows, buildLeft
+	if len(rows) == 0 && n.emptyBuildEmpties() {
+		return nil // nothing can match: the probe side is not read
+	}
 	j.matched = make([]bool, len(rows))
 	if len(bkeys) > 0 {
 		j.table = newHashTable(bkeys, n.keyTypes, len(rows))
@@ -100,4 +103,14 @@ func (n *joinNode) run(x *execCtx, fn rowFn) error {
 		return err
 	}
 	return j.unmatched()
+}
+
+// emptyBuildEmpties reports whether an empty build side makes the join
+// empty (inner and cross joins, semi joins keeping the probe side).
+func (n *joinNode) emptyBuildEmpties() bool {
+	switch n.kind {
+	case sql.InnerJoin, sql.CrossJoin, sql.LeftSemiJoin, sql.RightSemiJoin:
+		return true
+	}
+	return false
 }
