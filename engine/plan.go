@@ -25,6 +25,9 @@ type stmtCtx struct {
 	snap      *storage.Snapshot
 	// views counts view expansions, which bounds views over views.
 	views int
+	// lookups holds the name resolution of scopes whose columns are not
+	// all named (see semiScope), for subqueries bound in them.
+	lookups map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int)
 }
 
 func (s *Session) newStmt() *stmtCtx { return &stmtCtx{s: s, ctx: s.evalContext()} }
