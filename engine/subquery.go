@@ -18,7 +18,7 @@ type outerFrame struct {
 	// semi join's condition, whose row holds the block's columns unnamed).
 	lookup func(ref *expr.ColumnRef) (*expr.Column, int)
 	cell   *[]types.Value
-	up   *outerFrame
+	up     *outerFrame
 	// used is set when a name of the subquery resolved here: the subquery
 	// is correlated and runs once per outer row.
 	used *bool
