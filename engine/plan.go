@@ -208,6 +208,10 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	return &queryPlan{root: finishBlock(pl, src.node, items), out: pl.outCols}, nil
 }
 
+// maxTopN is the largest ORDER BY ... LIMIT kept in a heap; larger limits
+// sort their whole input.
+const maxTopN = 100_000
+
 // finishBlock stacks aggregation, HAVING, the select list, DISTINCT, ORDER
 // BY and LIMIT over the block's source.
 func finishBlock(pl *plan, n relNode, items []sql.SelectItem) relNode {
@@ -232,7 +236,10 @@ func finishBlock(pl *plan, n relNode, items []sql.SelectItem) relNode {
 	if pl.distinct {
 		n = &distinctNode{child: n, width: len(pl.outs)}
 	}
-	if len(pl.order) > 0 {
+	switch {
+	case len(pl.order) > 0 && pl.limit != nil && pl.limit.Count+pl.limit.Offset <= maxTopN:
+		n = &topNNode{child: n, order: pl.order, n: pl.limit.Count + pl.limit.Offset, texts: orderTexts(pl.order, cols)}
+	case len(pl.order) > 0:
 		n = &sortNode{child: n, order: pl.order, texts: orderTexts(pl.order, cols)}
 	}
 	if pl.limit != nil {
