@@ -181,13 +181,20 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 			return nil, err
 		}
 	}
+	aggregating := len(q.GroupBy) > 0 || hasAggregate(q)
+	orig := q // names the scans must decode, subqueries included
+	if !aggregating && q.From != nil {
+		if q, err = p.scalarItems(src, q); err != nil {
+			return nil, err
+		}
+	}
 	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
-	src.prune(q)
+	src.prune(orig)
 	items, err := expandStars(q.Items, pl)
 	if err != nil {
 		return nil, err
 	}
-	if len(q.GroupBy) > 0 || hasAggregate(q) {
+	if aggregating {
 		if err := p.s.planAggregate(pl, q, items); err != nil {
 			return nil, err
 		}

@@ -192,3 +192,32 @@ func mapExpr(e expr.Expr, fn func(expr.Expr) expr.Expr) expr.Expr {
 	}
 	return fn(e)
 }
+
+// scalarItems applies scalarJoins to the select list of a block that does
+// not aggregate: SELECT k, (SELECT sum(x) FROM r WHERE r.k = t.k) FROM t
+// reads r once. Items keep the names they had.
+func (p *planner) scalarItems(src *source, q *sql.Select) (*sql.Select, error) {
+	var items []sql.SelectItem
+	for i, it := range q.Items {
+		if !hasSubquery(it.Expr) {
+			continue
+		}
+		e, err := p.scalarJoins(src, it.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if e == it.Expr {
+			continue
+		}
+		if items == nil {
+			items = append([]sql.SelectItem(nil), q.Items...)
+		}
+		items[i] = sql.SelectItem{Expr: e, Alias: itemName(it)}
+	}
+	if items == nil {
+		return q, nil
+	}
+	cp := *q
+	cp.Items = items
+	return &cp, nil
+}
