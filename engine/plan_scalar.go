@@ -6,6 +6,7 @@ import (
 
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/types"
 )
 
 // scalarJoins rewrites the correlated scalar subqueries of conjunct c that
@@ -35,11 +36,22 @@ func (p *planner) scalarJoins(src *source, c expr.Expr) (expr.Expr, error) {
 
 // scalarJoin plans one subquery as a grouped derived table joined to src;
 // ok is false when it does not fit.
-func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (*expr.ColumnRef, bool, error) {
+func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (expr.Expr, bool, error) {
 	q := sq.Query.(*sql.Select)
 	if q.Set != nil || q.With != nil || q.From == nil || q.Limit != nil || len(q.GroupBy) > 0 ||
-		q.Having != nil || q.Distinct || len(q.Items) != 1 || !hasAggregate(q) || q.Where == nil || countsRows(q.Items[0].Expr) {
+		q.Having != nil || q.Distinct || len(q.Items) != 1 || !hasAggregate(q) || q.Where == nil {
 		return nil, false, nil
+	}
+	// count over no rows is 0, not the NULL of an unmatched left join: a
+	// bare count() is read as ifnull(value, 0); other uses of count stay
+	// per row.
+	bareCount := false
+	if countsRows(q.Items[0].Expr) {
+		c, ok := q.Items[0].Expr.(*expr.Call)
+		if !ok || !strings.EqualFold(c.Name, "count") {
+			return nil, false, nil
+		}
+		bareCount = true
 	}
 	p.s.resolveVars(q)
 	probe, err := p.planFrom(q.From)
@@ -115,7 +127,12 @@ func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (*expr.ColumnRef, b
 	for range cols {
 		src.hidden = append(src.hidden, true)
 	}
-	return &expr.ColumnRef{P: sq.P, Table: qual, Name: "__v"}, true, nil
+	ref := &expr.ColumnRef{P: sq.P, Table: qual, Name: "__v"}
+	if bareCount {
+		zero := &expr.Literal{P: sq.P, Val: types.NewInt(types.BigInt, 0), Type: types.Type{Kind: types.BigInt}}
+		return &expr.Call{P: sq.P, Name: "ifnull", Args: []expr.Expr{ref, zero}}, true, nil
+	}
+	return ref, true, nil
 }
 
 // countsRows reports whether e calls count, whose value over no rows is 0,
