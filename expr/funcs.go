@@ -199,6 +199,9 @@ func (b *binder) bindCall(e *Call) (Compiled, error) {
 		}
 		return &colNode{idx: idx, t: t}, nil
 	}
+	if IsWindowOnly(e.Name) {
+		return nil, b.scope.analyticDenied()
+	}
 	def := funcs[e.Name]
 	if def == nil {
 		return nil, errorf("Can not found function '%s'", e.Name)

@@ -52,7 +52,7 @@ func (p *parser) selectBlock() *Select {
 		s.Where = p.expr()
 	}
 	if p.acceptKws("GROUP", "BY") {
-		s.GroupBy = p.exprList()
+		p.groupBy(s)
 	}
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
