@@ -88,6 +88,8 @@ func walkExpr(e expr.Expr, fn func(expr.Expr)) {
 		for _, a := range e.Args {
 			walkExpr(a, fn)
 		}
+	case *expr.Window:
+		walkWindow(e, fn)
 	}
 }
 
@@ -98,6 +100,9 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 	groupText := map[string]int{}
 	for _, g := range st.GroupBy {
 		g = resolveGroupRef(g, items, p.scope)
+		if err := checkGroupByWindows([]expr.Expr{g}); err != nil {
+			return err
+		}
 		c, err := expr.Bind(g, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
 		if err != nil {
 			return err
@@ -139,6 +144,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, typ: typ, args: args})
 		return len(ap.groups) + len(ap.aggs) - 1, typ, nil
 	}
+	post.Window = s.windowBinder(p, post, s.evalContext())
 	bindPost := func(e expr.Expr) (expr.Compiled, error) {
 		e = replaceGroupExprs(e, groupText)
 		return expr.Bind(e, post)
@@ -152,6 +158,9 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		p.outCols = append(p.outCols, Column{Name: itemName(it), Type: c.Type()})
 	}
 	if st.Having != nil {
+		if err := checkHavingWindows(st.Having, aliasesOf(items)); err != nil {
+			return err
+		}
 		c, err := bindPost(resolveAliases(st.Having, items))
 		if err != nil {
 			return err

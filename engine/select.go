@@ -31,6 +31,7 @@ type plan struct {
 	snap *storage.Snapshot
 
 	agg *aggPlan // nil when not aggregating
+	win *windowPlan // nil without window expressions
 
 	outs      []expr.Compiled // select list, bound to the source or aggregated row
 	outCols   []Column
@@ -99,9 +100,13 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr
 		p.need = referencedColumns(st, items, p.scope)
 	}
 	if len(st.GroupBy) > 0 || hasAggregate(st) {
-		return p, s.planAggregate(p, st, items)
+		if err := s.planAggregate(p, st, items); err != nil {
+			return nil, err
+		}
+		return p, p.finishWindows()
 	}
 	project := &expr.Scope{Columns: p.scope.Columns, Clause: "PROJECT"}
+	project.Window = s.windowBinder(p, p.scope, ctx)
 	for _, it := range items {
 		c, err := expr.Bind(it.Expr, project)
 		if err != nil {
@@ -110,7 +115,10 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr
 		p.outs = append(p.outs, c)
 		p.outCols = append(p.outCols, Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, p.scope)})
 	}
-	return p, s.planOrder(p, st, items, p.scope)
+	if err := s.planOrder(p, st, items, project); err != nil {
+		return nil, err
+	}
+	return p, p.finishWindows()
 }
 
 func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
@@ -276,7 +284,7 @@ func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, sco
 			}
 		}
 		if spec.col < 0 {
-			c, err := expr.Bind(o.Expr, &expr.Scope{Columns: scope.Columns, Agg: scope.Agg, Clause: "SORT"})
+			c, err := expr.Bind(o.Expr, &expr.Scope{Columns: scope.Columns, Agg: scope.Agg, Window: scope.Window, Clause: "SORT"})
 			if err != nil {
 				return err
 			}
@@ -409,7 +417,7 @@ func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
 	}
 	// Stop early when nothing reorders or groups the rows.
 	stopAt := -1
-	if p.limit != nil && p.agg == nil && len(p.order) == 0 && !p.distinct && p.having == nil {
+	if p.limit != nil && p.agg == nil && p.win == nil && len(p.order) == 0 && !p.distinct && p.having == nil {
 		stopAt = int(p.limit.Offset + p.limit.Count)
 	}
 	filter := func(row []types.Value) (bool, error) {
@@ -469,14 +477,43 @@ func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
 			return stopAt < 0 || len(out) < stopAt, nil
 		})
 	}
+	feed := emit
+	var pending [][]types.Value
+	if p.win != nil {
+		project := emit
+		having := p.having
+		p.having = nil
+		defer func() { p.having = having }()
+		feed = func(row []types.Value) error {
+			if having != nil {
+				v, err := having.Eval(row, ctx)
+				if err != nil || v.IsNull() || !truthy(v) {
+					return err
+				}
+			}
+			pending = append(pending, slices.Clone(row))
+			return nil
+		}
+		emit = project
+	}
 	var err error
 	if p.agg != nil {
-		err = p.agg.run(source, emit, ctx)
+		err = p.agg.run(source, feed, ctx)
 	} else {
-		err = source(emit)
+		err = source(feed)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if p.win != nil {
+		if pending, err = p.win.run(pending, ctx, func() error { return nil }); err != nil {
+			return nil, err
+		}
+		for _, row := range pending {
+			if err := emit(row); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if p.distinct {
 		out = distinctRows(out, len(p.outs))

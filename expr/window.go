@@ -3,8 +3,6 @@ package expr
 import (
 	"fmt"
 	"strings"
-
-	"loadgw/types"
 )
 
 // Window is a window function call: Func OVER (PARTITION BY ... ORDER BY
@@ -114,16 +112,8 @@ func (b *binder) bindWindow(w *Window) (Compiled, error) {
 	if b.scope == nil || b.scope.Window == nil {
 		return nil, b.scope.windowDenied(w)
 	}
-	idx, t, err := b.scope.Window(w)
-	if err != nil {
-		return nil, err
-	}
-	return &colNode{idx: idx, t: t}, nil
+	return b.scope.Window(w)
 }
-
-// ColumnSlot returns a compiled expression that reads row[idx] as type t;
-// the query layer uses it for computed columns such as window results.
-func ColumnSlot(idx int, t types.Type) Compiled { return &colNode{idx: idx, t: t} }
 
 func windowChildren(w *Window) []Expr {
 	out := append([]Expr{w.Func}, w.PartitionBy...)
@@ -216,3 +206,9 @@ func boundString(b Bound) string {
 // Pos returns the offset of the function name.
 func (w *Window) Pos() int { return w.P }
 func (*Window) exprNode()  {}
+
+// ArityError is Doris's text for a call of name with n arguments when it
+// takes between min and max (max < 0: any number from min).
+func ArityError(name string, min, max, n int) error {
+	return arityError(name, &funcDef{min: min, max: max}, n)
+}
