@@ -30,7 +30,7 @@ type plan struct {
 	// against it); query closes it.
 	snap *storage.Snapshot
 
-	agg *aggPlan // nil when not aggregating
+	agg *aggPlan    // nil when not aggregating
 	win *windowPlan // nil without window expressions
 
 	outs      []expr.Compiled // select list, bound to the source or aggregated row
