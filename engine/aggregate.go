@@ -16,6 +16,9 @@ import (
 type aggPlan struct {
 	groups []expr.Compiled
 	aggs   []*aggCall
+	// sets, for GROUPING SETS, ROLLUP and CUBE, marks for each grouping
+	// set the groups it holds; nil for a plain GROUP BY.
+	sets [][]bool
 }
 
 type aggCall struct {
@@ -23,6 +26,9 @@ type aggCall struct {
 	fn   expr.AggFunc
 	typ  types.Type
 	args []expr.Compiled
+	// grouping, for GROUPING(x) and GROUPING_ID(x, ...) (fn is nil), are
+	// the groups the call reports on.
+	grouping []int
 }
 
 func hasAggregate(st *sql.Select) bool {
@@ -100,7 +106,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 	groupText := map[string]int{}
 	for _, g := range st.GroupBy {
 		g = resolveGroupRef(g, items, p.scope)
-		if err := checkGroupByWindows([]expr.Expr{g}); err != nil {
+		if err := checkGroupBy(g); err != nil {
 			return err
 		}
 		c, err := expr.Bind(g, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
@@ -120,7 +126,13 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		groupText[strings.ToLower(expr.String(g))] = idx
 		post.Columns = append(post.Columns, col)
 	}
+	if err := ap.planSets(st); err != nil {
+		return err
+	}
 	post.Agg = func(call *expr.Call) (int, types.Type, error) {
+		if expr.IsGrouping(call.Name) {
+			return ap.bindGrouping(call, groupText)
+		}
 		key := expr.String(call)
 		for i, a := range ap.aggs {
 			if a.key == key {
@@ -246,7 +258,7 @@ func replaceGroupExprs(e expr.Expr, groups map[string]int) expr.Expr {
 		n.X = replaceGroupExprs(x.X, groups)
 		return &n
 	case *expr.Call:
-		if expr.IsAggregate(x.Name) {
+		if expr.IsAggregate(x.Name) || expr.IsGrouping(x.Name) {
 			return x
 		}
 		n := *x
@@ -274,41 +286,46 @@ func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([
 	var order []*group
 	var key []byte
 	var args []types.Value
-	newGroup := func(vals []types.Value) *group {
+	newGroup := func(vals []types.Value, set int) *group {
 		g := &group{row: make([]types.Value, len(ap.groups)+len(ap.aggs)), states: make([]expr.AggState, len(ap.aggs))}
 		copy(g.row, vals)
 		for i, a := range ap.aggs {
+			if a.fn == nil {
+				g.row[len(ap.groups)+i] = ap.groupingValue(a, set)
+				continue
+			}
 			g.states[i] = a.fn.NewState()
 		}
 		order = append(order, g)
 		return g
 	}
 	gvals := make([]types.Value, len(ap.groups))
+	masked := make([]types.Value, len(ap.groups))
 	err := source(func(row []types.Value) error {
-		key = key[:0]
 		for i, c := range ap.groups {
 			v, err := c.Eval(row, ctx)
 			if err != nil {
 				return err
 			}
 			gvals[i] = v
-			key = storage.AppendKey(key, v, c.Type())
 		}
-		g := index[string(key)]
-		if g == nil {
-			g = newGroup(gvals)
-			index[string(key)] = g
-		}
-		for i, a := range ap.aggs {
-			args = args[:0]
-			for _, c := range a.args {
-				v, err := c.Eval(row, ctx)
-				if err != nil {
-					return err
-				}
-				args = append(args, v)
+		nsets := max(len(ap.sets), 1)
+		for set := 0; set < nsets; set++ {
+			vals := gvals
+			key = key[:0]
+			if ap.sets != nil {
+				vals = ap.mask(set, gvals, masked)
+				key = storage.AppendKey(key, types.NewInt(types.BigInt, int64(set)), types.Type{Kind: types.BigInt})
 			}
-			if err := a.fn.Add(g.states[i], args); err != nil {
+			for i, c := range ap.groups {
+				key = storage.AppendKey(key, vals[i], c.Type())
+			}
+			g := index[string(key)]
+			if g == nil {
+				g = newGroup(vals, set)
+				index[string(key)] = g
+			}
+			if err := ap.add(g, row, ctx, &args); err != nil {
 				return err
 			}
 		}
@@ -317,14 +334,38 @@ func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([
 	if err != nil {
 		return err
 	}
-	if len(ap.groups) == 0 && len(order) == 0 {
-		newGroup(nil)
+	if len(ap.groups) == 0 && len(order) == 0 && ap.sets == nil {
+		newGroup(nil, 0)
 	}
 	for _, g := range order {
 		for i, a := range ap.aggs {
-			g.row[len(ap.groups)+i] = a.fn.Result(g.states[i])
+			if a.fn != nil {
+				g.row[len(ap.groups)+i] = a.fn.Result(g.states[i])
+			}
 		}
 		if err := emit(g.row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add folds one source row into group g.
+func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[]types.Value) error {
+	for i, a := range ap.aggs {
+		if a.fn == nil {
+			continue
+		}
+		args := (*argBuf)[:0]
+			for _, c := range a.args {
+				v, err := c.Eval(row, ctx)
+				if err != nil {
+					return err
+				}
+				args = append(args, v)
+			}
+		*argBuf = args
+		if err := a.fn.Add(g.states[i], args); err != nil {
 			return err
 		}
 	}

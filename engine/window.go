@@ -248,13 +248,23 @@ func (p *plan) finishWindows() error {
 	return nil
 }
 
-// checkGroupByWindows is CheckAnalysis.checkAggregateFunction's rule for
-// window functions in GROUP BY.
-func checkGroupByWindows(groups []expr.Expr) error {
-	for _, g := range groups {
-		if hasWindow(g) != nil {
-			return errorf("GROUP BY expression must not contain window functions: %s", expr.String(g))
+// checkGroupBy is CheckAnalysis.checkAggregateFunction's rule for
+// aggregate, window and grouping functions in GROUP BY.
+func checkGroupBy(g expr.Expr) error {
+	var agg, grouping bool
+	walkExpr(g, func(e expr.Expr) {
+		if c, ok := e.(*expr.Call); ok {
+			agg = agg || expr.IsAggregate(c.Name)
+			grouping = grouping || expr.IsGrouping(c.Name)
 		}
+	})
+	switch {
+	case agg:
+		return errorf("GROUP BY expression must not contain aggregate functions: %s", expr.String(g))
+	case hasWindow(g) != nil:
+		return errorf("GROUP BY expression must not contain window functions: %s", expr.String(g))
+	case grouping:
+		return errorf("GROUP BY expression must not contain grouping functions: %s", expr.String(g))
 	}
 	return nil
 }
