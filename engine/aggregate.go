@@ -357,13 +357,13 @@ func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[
 			continue
 		}
 		args := (*argBuf)[:0]
-			for _, c := range a.args {
-				v, err := c.Eval(row, ctx)
-				if err != nil {
-					return err
-				}
-				args = append(args, v)
+		for _, c := range a.args {
+			v, err := c.Eval(row, ctx)
+			if err != nil {
+				return err
 			}
+			args = append(args, v)
+		}
 		*argBuf = args
 		if err := a.fn.Add(g.states[i], args); err != nil {
 			return err
