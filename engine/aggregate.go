@@ -102,14 +102,14 @@ func walkExpr(e expr.Expr, fn func(expr.Expr)) {
 func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem) error {
 	ap := &aggPlan{}
 	p.agg = ap
-	post := &expr.Scope{}
+	post := p.bindScope(nil, "")
 	groupText := map[string]int{}
 	for _, g := range st.GroupBy {
 		g = resolveGroupRef(g, items, p.scope)
 		if err := checkGroupBy(g); err != nil {
 			return err
 		}
-		c, err := expr.Bind(g, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
+		c, err := expr.Bind(g, p.bindScope(p.scope.Columns, "AGGREGATE"))
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		var args []expr.Compiled
 		var argTypes []types.Type
 		for _, a := range call.Args {
-			c, err := expr.Bind(a, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
+			c, err := expr.Bind(a, p.bindScope(p.scope.Columns, "AGGREGATE"))
 			if err != nil {
 				return 0, types.Type{}, err
 			}
@@ -161,6 +161,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		e = replaceGroupExprs(e, groupText)
 		return expr.Bind(e, post)
 	}
+	defer func() { p.aggScope = aggColumns(post.Columns, ap) }()
 	for _, it := range items {
 		c, err := bindPost(it.Expr)
 		if err != nil {
@@ -370,4 +371,14 @@ func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[
 		}
 	}
 	return nil
+}
+
+// aggColumns is the layout of the aggregated row: the group columns, then
+// one column per aggregate call.
+func aggColumns(groups []expr.Column, ap *aggPlan) []expr.Column {
+	cols := append([]expr.Column(nil), groups...)
+	for _, a := range ap.aggs {
+		cols = append(cols, expr.Column{Type: a.typ})
+	}
+	return cols
 }

@@ -18,12 +18,14 @@ type windowPlan struct {
 	base  int
 	specs []*windowSpec
 	n     int // window expressions
+	types []types.Type
 	keys  map[string]*winRef
 }
 
 // windowSpec is a PARTITION BY / ORDER BY pair shared by window calls.
 type windowSpec struct {
 	key   string
+	text  string // for EXPLAIN
 	parts []expr.Compiled
 	order []expr.Compiled
 	desc  []bool
@@ -68,8 +70,9 @@ func (s *Session) windowBinder(p *plan, inner *expr.Scope, ctx *expr.Context) fu
 		if r, ok := wp.keys[text]; ok {
 			return r, nil
 		}
-		argScope := &expr.Scope{Columns: inner.Columns, Agg: inner.Agg, Clause: "WINDOW"}
-		bind := func(e expr.Expr) (expr.Compiled, error) { return expr.Bind(e, argScope) }
+		argScope := *inner
+		argScope.Clause, argScope.Window = "WINDOW", nil
+		bind := func(e expr.Expr) (expr.Compiled, error) { return expr.Bind(e, &argScope) }
 		call, err := window.Plan(w, bind, ctx)
 		if err != nil {
 			return nil, err
@@ -80,6 +83,8 @@ func (s *Session) windowBinder(p *plan, inner *expr.Scope, ctx *expr.Context) fu
 		}
 		r := &winRef{wp: wp, idx: wp.n, t: call.Type}
 		wp.n++
+		wp.addType(call.Type)
+		spec.text += ", " + expr.String(w.Func)
 		spec.calls = append(spec.calls, call)
 		spec.slots = append(spec.slots, r.idx)
 		wp.keys[text] = r
@@ -102,7 +107,7 @@ func (wp *windowPlan) spec(w *expr.Window, bind func(expr.Expr) (expr.Compiled, 
 			return sp, nil
 		}
 	}
-	sp := &windowSpec{key: key.String()}
+	sp := &windowSpec{key: key.String(), text: "(" + strings.TrimSuffix(strings.TrimPrefix(expr.String(&expr.Window{Func: &expr.Call{}, PartitionBy: w.PartitionBy, OrderBy: w.OrderBy}), "() OVER("), ")") + ")"}
 	for _, e := range w.PartitionBy {
 		c, err := bind(e)
 		if err != nil {
@@ -237,15 +242,14 @@ func (sp *windowSpec) partition(ks []keyed, base int, ctx *expr.Context, check f
 
 // finishWindows fixes where window results go once the input row's width
 // is known (aggregates are added while the select list binds).
-func (p *plan) finishWindows() error {
+func (p *plan) finishWindows() {
 	if p.win == nil {
-		return nil
+		return
 	}
 	p.win.base = len(p.scope.Columns)
 	if p.agg != nil {
 		p.win.base = len(p.agg.groups) + len(p.agg.aggs)
 	}
-	return nil
 }
 
 // checkGroupBy is CheckAnalysis.checkAggregateFunction's rule for

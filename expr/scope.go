@@ -40,11 +40,19 @@ type Scope struct {
 	// computes for it, as Agg does for aggregates. The default value (nil)
 	// denies window expressions with Doris's error.
 	Window func(w *Window) (Compiled, error)
+	// Subquery binds subquery expressions; nil rejects them.
+	Subquery SubqueryFunc
+	// Outer resolves correlated references; nil means there is no
+	// enclosing query.
+	Outer OuterFunc
 }
 
-// lookup resolves a column reference to its slot.
+// lookup resolves a column reference to its slot. Two matching slots make
+// the reference ambiguous, with Nereids' text: "k is ambiguous: k#0, k#2."
+// where the number after # is the slot's position (Nereids prints its
+// expression ids, which number a statement's slots in the same order).
 func (s *Scope) lookup(ref *ColumnRef) (int, types.Type, error) {
-	found := -1
+	var found []int
 	if s != nil {
 		for i := range s.Columns {
 			c := &s.Columns[i]
@@ -54,18 +62,24 @@ func (s *Scope) lookup(ref *ColumnRef) (int, types.Type, error) {
 			if ref.Table != "" && !strings.EqualFold(c.Table, ref.Table) {
 				continue
 			}
-			if found >= 0 {
-				// Unconfirmed text: Nereids reports ambiguity with its
-				// internal slot ids; this is MySQL's wording.
-				return 0, types.Type{}, fmt.Errorf("Column '%s' in field list is ambiguous", ref.Name)
-			}
-			found = i
+			found = append(found, i)
 		}
 	}
-	if found < 0 {
+	switch len(found) {
+	case 0:
 		return 0, types.Type{}, s.unknownColumn(ref)
+	case 1:
+		return found[0], s.Columns[found[0]].Type, nil
 	}
-	return found, s.Columns[found].Type, nil
+	slots := make([]string, len(found))
+	for i, idx := range found {
+		slots[i] = fmt.Sprintf("%s#%d", s.Columns[idx].Name, idx)
+	}
+	name := ref.Name
+	if ref.Table != "" {
+		name = ref.Table + "." + ref.Name
+	}
+	return 0, types.Type{}, fmt.Errorf("%s is ambiguous: %s.", name, strings.Join(slots, ", "))
 }
 
 func (s *Scope) unknownColumn(ref *ColumnRef) error {

@@ -44,6 +44,10 @@ func children(e Expr) []Expr {
 		return e.Args
 	case *Window:
 		return windowChildren(e)
+	case *Subquery:
+		if e.X != nil {
+			return []Expr{e.X}
+		}
 	}
 	return nil
 }

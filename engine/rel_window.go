@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"strings"
+
+	"loadgw/expr"
+	"loadgw/types"
+)
+
+// windowNode computes the window expressions of a block: it reads all its
+// input, then produces each row extended by one value per window
+// expression (see windowPlan).
+type windowNode struct {
+	child relNode
+	wp    *windowPlan
+}
+
+func (n *windowNode) cols() []expr.Column {
+	cols := append([]expr.Column(nil), n.child.cols()...)
+	for i := 0; i < n.wp.n; i++ {
+		cols = append(cols, expr.Column{Type: n.wp.types[i]})
+	}
+	return cols
+}
+func (n *windowNode) estimate() int64 { return n.child.estimate() }
+func (n *windowNode) run(x *execCtx, fn rowFn) error {
+	rows, err := collect(x, n.child)
+	if err != nil {
+		return err
+	}
+	if rows, err = n.wp.run(rows, x.ctx, x.check); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if more, err := fn(r); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+func (n *windowNode) explain(bool) (string, []relNode) {
+	var texts []string
+	for _, sp := range n.wp.specs {
+		texts = append(texts, sp.text)
+	}
+	return "WINDOW " + strings.Join(texts, "; "), []relNode{n.child}
+}
+
+// check is where long operators poll for cancellation.
+func (x *execCtx) check() error { return nil }
+
+var _ relNode = (*windowNode)(nil)
+
+// windowTypes is kept for cols: the type of each window result.
+func (wp *windowPlan) addType(t types.Type) { wp.types = append(wp.types, t) }
