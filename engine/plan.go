@@ -25,9 +25,13 @@ type stmtCtx struct {
 	snap      *storage.Snapshot
 	// views counts view expansions, which bounds views over views.
 	views int
+	// cancel stops the statement at its timeout or when its client goes.
+	cancel *canceler
 }
 
-func (s *Session) newStmt() *stmtCtx { return &stmtCtx{s: s, ctx: s.evalContext()} }
+func (s *Session) newStmt() *stmtCtx {
+	return &stmtCtx{s: s, ctx: s.evalContext(), cancel: s.newCanceler()}
+}
 
 // changesView returns the statement's reference TSO and the snapshot its
 // change and history reads use: taken once, after every commit below the

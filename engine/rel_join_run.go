@@ -77,6 +77,9 @@ func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error)
 		if !all {
 			i = int(cands[c])
 		}
+		if err := j.x.poll(); err != nil {
+			return false, err
+		}
 		j.pair(prow, j.build[i])
 		if j.n.cond != nil {
 			ok, err := j.x.truth(j.n.cond, j.row)

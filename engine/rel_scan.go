@@ -37,6 +37,7 @@ func (n *scanNode) estimate() int64 {
 
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
+	sc.poll = x.poll
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
 	}
@@ -93,10 +94,13 @@ type feedNode struct {
 func (n *feedNode) cols() []expr.Column { return n.columns }
 func (n *feedNode) estimate() int64     { return 1000 }
 func (n *feedNode) run(x *execCtx, fn rowFn) error {
-	if n.filter == nil {
-		return n.read(fn)
-	}
 	return n.read(func(row []types.Value) (bool, error) {
+		if err := x.poll(); err != nil {
+			return false, err
+		}
+		if n.filter == nil {
+			return fn(row)
+		}
 		ok, err := x.truth(n.filter, row)
 		if err != nil || !ok {
 			return err == nil, err

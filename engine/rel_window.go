@@ -46,8 +46,11 @@ func (n *windowNode) explain(bool) (string, []relNode) {
 	return "WINDOW " + strings.Join(texts, "; "), []relNode{n.child}
 }
 
-// check is where long operators poll for cancellation.
-func (x *execCtx) check() error { return nil }
+// check reports whether the statement must stop (timeout, client gone).
+func (x *execCtx) check() error { return x.st.cancel.check() }
+
+// poll is check for loops over rows: it looks only every so many calls.
+func (x *execCtx) poll() error { return x.st.cancel.poll() }
 
 var _ relNode = (*windowNode)(nil)
 
