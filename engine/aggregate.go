@@ -6,7 +6,6 @@ import (
 
 	"loadgw/expr"
 	"loadgw/sql"
-	"loadgw/storage"
 	"loadgw/types"
 )
 
@@ -281,74 +280,10 @@ type group struct {
 	states []expr.AggState
 }
 
-// run consumes the source, groups it and emits one aggregated row per group.
+// run consumes the source, groups it and emits one aggregated row per
+// group, in memory.
 func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([]types.Value) error, ctx *expr.Context) error {
-	index := map[string]*group{}
-	var order []*group
-	var key []byte
-	var args []types.Value
-	newGroup := func(vals []types.Value, set int) *group {
-		g := &group{row: make([]types.Value, len(ap.groups)+len(ap.aggs)), states: make([]expr.AggState, len(ap.aggs))}
-		copy(g.row, vals)
-		for i, a := range ap.aggs {
-			if a.fn == nil {
-				g.row[len(ap.groups)+i] = ap.groupingValue(a, set)
-				continue
-			}
-			g.states[i] = a.fn.NewState()
-		}
-		order = append(order, g)
-		return g
-	}
-	gvals := make([]types.Value, len(ap.groups))
-	masked := make([]types.Value, len(ap.groups))
-	err := source(func(row []types.Value) error {
-		for i, c := range ap.groups {
-			v, err := c.Eval(row, ctx)
-			if err != nil {
-				return err
-			}
-			gvals[i] = v
-		}
-		nsets := max(len(ap.sets), 1)
-		for set := 0; set < nsets; set++ {
-			vals := gvals
-			key = key[:0]
-			if ap.sets != nil {
-				vals = ap.mask(set, gvals, masked)
-				key = storage.AppendKey(key, types.NewInt(types.BigInt, int64(set)), types.Type{Kind: types.BigInt})
-			}
-			for i, c := range ap.groups {
-				key = storage.AppendKey(key, vals[i], c.Type())
-			}
-			g := index[string(key)]
-			if g == nil {
-				g = newGroup(vals, set)
-				index[string(key)] = g
-			}
-			if err := ap.add(g, row, ctx, &args); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if len(ap.groups) == 0 && len(order) == 0 && ap.sets == nil {
-		newGroup(nil, 0)
-	}
-	for _, g := range order {
-		for i, a := range ap.aggs {
-			if a.fn != nil {
-				g.row[len(ap.groups)+i] = a.fn.Result(g.states[i])
-			}
-		}
-		if err := emit(g.row); err != nil {
-			return err
-		}
-	}
-	return nil
+	return ap.runBounded(source, emit, ctx, aggLimits{})
 }
 
 // add folds one source row into group g.

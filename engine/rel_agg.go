@@ -29,13 +29,13 @@ func (n *aggNode) run(x *execCtx, fn rowFn) error {
 		})
 	}
 	stop := errStop{}
-	err := n.ap.run(source, func(row []types.Value) error {
+	err := n.ap.runBounded(source, func(row []types.Value) error {
 		more, err := fn(row)
 		if err == nil && !more {
 			return stop
 		}
 		return err
-	}, x.ctx)
+	}, x.ctx, aggLimits{budget: x.s.queryMemory(), dir: x.s.e.spill, poll: x.poll, spilled: &x.s.e.spilled})
 	if err == stop {
 		return nil
 	}

@@ -285,33 +285,17 @@ func distinctRows(rows [][]types.Value, n int) [][]types.Value {
 }
 
 func sortRows(rows [][]types.Value, order []orderSpec) {
-	slices.SortStableFunc(rows, func(a, b []types.Value) int {
+	slices.SortStableFunc(rows, orderCompare(order))
+}
+
+// orderCompare compares rows by ORDER BY keys.
+func orderCompare(order []orderSpec) func(a, b []types.Value) int {
+	return func(a, b []types.Value) int {
 		for _, o := range order {
-			x, y := a[o.col], b[o.col]
-			var c int
-			switch {
-			case x.IsNull() && y.IsNull():
-				continue
-			case x.IsNull():
-				if o.nullsFirst {
-					return -1
-				}
-				return 1
-			case y.IsNull():
-				if o.nullsFirst {
-					return 1
-				}
-				return -1
-			default:
-				c = types.Compare(x, y)
-			}
-			if o.desc {
-				c = -c
-			}
-			if c != 0 {
+			if c := compareNulls(a[o.col], b[o.col], o.desc, o.nullsFirst); c != 0 {
 				return c
 			}
 		}
 		return 0
-	})
+	}
 }
