@@ -24,19 +24,11 @@ func (n *windowNode) cols() []expr.Column {
 }
 func (n *windowNode) estimate() int64 { return n.child.estimate() }
 func (n *windowNode) run(x *execCtx, fn rowFn) error {
-	rows, err := collect(x, n.child)
-	if err != nil {
-		return err
+	input := func(add func(row []types.Value) error) error {
+		return n.child.run(x, func(row []types.Value) (bool, error) { return true, add(row) })
 	}
-	if rows, err = n.wp.run(rows, x.ctx, x.check); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if more, err := fn(r); err != nil || !more {
-			return err
-		}
-	}
-	return nil
+	lim := windowLimits{budget: x.s.queryMemory(), dir: x.s.e.spill, check: x.check, spilled: &x.s.e.spilled}
+	return n.wp.run(input, fn, x.ctx, lim)
 }
 func (n *windowNode) explain(bool) (string, []relNode) {
 	var texts []string

@@ -3,8 +3,10 @@ package engine
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"loadgw/expr"
+	"loadgw/spill"
 	"loadgw/sql"
 	"loadgw/types"
 	"loadgw/window"
@@ -132,55 +134,129 @@ func (wp *windowPlan) spec(w *expr.Window, bind func(expr.Expr) (expr.Compiled, 
 	return sp, nil
 }
 
-// run extends each row with the window results. rows are owned by run.
-func (wp *windowPlan) run(rows [][]types.Value, ctx *expr.Context, check func() error) ([][]types.Value, error) {
-	for i, r := range rows {
-		ext := make([]types.Value, wp.base+wp.n)
-		copy(ext, r[:wp.base])
-		rows[i] = ext
+// windowLimits are the memory bound and spill directory of the sorts of
+// a window computation, and its cancellation poll.
+type windowLimits struct {
+	budget int64
+	dir    string
+	check  func() error
+	// spilled, when set, counts the sorted runs written.
+	spilled *atomic.Int64
+}
+
+// run extends each input row with the window results and passes it to
+// out. Each PARTITION BY / ORDER BY is one stage: its rows are sorted (in
+// memory, or spilling past the bound), then computed one partition at a
+// time and fed to the next stage's sort. Only one partition of one stage
+// is held whole in memory.
+func (wp *windowPlan) run(input func(add func(row []types.Value) error) error, out func(row []types.Value) (bool, error), ctx *expr.Context, lim windowLimits) error {
+	budget := lim.budget / 2 // two sorts are alive at once
+	sorters := make([]*spill.Sorter, len(wp.specs))
+	for i, sp := range wp.specs {
+		sorters[i] = spill.NewSorter(sp.rowCompare(wp.base+wp.n), lim.dir, budget)
+		defer sorters[i].Close()
 	}
-	for _, sp := range wp.specs {
-		if err := sp.run(rows, wp.base, ctx, check); err != nil {
-			return nil, err
+	ext := make([]types.Value, 0, wp.base+wp.n+8)
+	first := wp.specs[0]
+	err := input(func(row []types.Value) error {
+		ext = append(ext[:0], row[:wp.base]...)
+		ext = ext[:wp.base+wp.n]
+		var err error
+		if ext, err = first.appendKeys(ext, ctx); err != nil {
+			return err
 		}
+		return sorters[0].Add(ext)
+	})
+	if err != nil {
+		return err
 	}
-	return rows, nil
-}
-
-// keyed is a row with its partition and order key values.
-type keyed struct {
-	row  []types.Value
-	keys []types.Value
-}
-
-func (sp *windowSpec) run(rows [][]types.Value, base int, ctx *expr.Context, check func() error) error {
-	np := len(sp.parts)
-	ks := make([]keyed, len(rows))
-	for i, r := range rows {
-		ks[i] = keyed{row: r, keys: make([]types.Value, np+len(sp.order))}
-		for j, c := range append(slices.Clip(sp.parts), sp.order...) {
-			v, err := c.Eval(r, ctx)
-			if err != nil {
-				return err
+	for i, sp := range wp.specs {
+		emit := out
+		if i+1 < len(wp.specs) {
+			next, nsp := sorters[i+1], wp.specs[i+1]
+			emit = func(row []types.Value) (bool, error) {
+				var err error
+				if row, err = nsp.appendKeys(row, ctx); err != nil {
+					return false, err
+				}
+				return true, next.Add(row)
 			}
-			ks[i].keys[j] = v
 		}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return sp.compare(a.keys, b.keys, len(a.keys)) })
-	for start := 0; start < len(ks); {
-		end := start + 1
-		for end < len(ks) && sp.compare(ks[start].keys, ks[end].keys, np) == 0 {
-			end++
-		}
-		if err := sp.partition(ks[start:end], base, ctx, check); err != nil {
+		if err := sp.stream(sorters[i], wp.base, wp.base+wp.n, ctx, lim.check, emit); err != nil {
 			return err
 		}
-		if err := check(); err != nil {
-			return err
+		if lim.spilled != nil {
+			lim.spilled.Add(int64(sorters[i].Spilled))
 		}
-		start = end
 	}
 	return nil
+}
+
+// appendKeys appends the spec's partition and order key values to row.
+func (sp *windowSpec) appendKeys(row []types.Value, ctx *expr.Context) ([]types.Value, error) {
+	for _, c := range sp.parts {
+		v, err := c.Eval(row, ctx)
+		if err != nil {
+			return nil, err
+		}
+		row = append(row, v)
+	}
+	for _, c := range sp.order {
+		v, err := c.Eval(row, ctx)
+		if err != nil {
+			return nil, err
+		}
+		row = append(row, v)
+	}
+	return row, nil
+}
+
+// rowCompare compares rows whose keys start at column at.
+func (sp *windowSpec) rowCompare(at int) func(a, b []types.Value) int {
+	n := len(sp.parts) + len(sp.order)
+	return func(a, b []types.Value) int { return sp.compare(a[at:], b[at:], n) }
+}
+
+// stream reads the sorted rows of one stage, computes its calls one
+// partition at a time and emits the rows cut to width.
+func (sp *windowSpec) stream(s *spill.Sorter, base, width int, ctx *expr.Context, check func() error, emit func(row []types.Value) (bool, error)) error {
+	np, nk := len(sp.parts), len(sp.parts)+len(sp.order)
+	var part [][]types.Value
+	flush := func() (bool, error) {
+		if len(part) == 0 {
+			return true, nil
+		}
+		if err := sp.partition(part, base, width, nk, ctx, check); err != nil {
+			return false, err
+		}
+		if err := check(); err != nil {
+			return false, err
+		}
+		for _, r := range part {
+			if more, err := emit(r[:width]); err != nil || !more {
+				return more, err
+			}
+		}
+		part = part[:0]
+		return true, nil
+	}
+	stopped := false
+	err := s.Run(func(row []types.Value) (bool, error) {
+		if len(part) > 0 && sp.compare(part[0][width:], row[width:], np) != 0 {
+			more, err := flush()
+			if err != nil || !more {
+				stopped = !more
+				return more, err
+			}
+		}
+		part = append(part, slices.Clone(row))
+		return true, nil
+	})
+	if err != nil || stopped {
+		return err
+	}
+	_, err = flush()
+	return err
 }
 
 // compare orders key tuples on their first n values: partition keys
@@ -221,13 +297,8 @@ func compareNulls(x, y types.Value, desc, nullsFirst bool) int {
 	return c
 }
 
-func (sp *windowSpec) partition(ks []keyed, base int, ctx *expr.Context, check func() error) error {
-	rows := make([][]types.Value, len(ks))
-	for i := range ks {
-		rows[i] = ks[i].row
-	}
-	n := len(sp.parts) + len(sp.order)
-	part := window.NewPartition(rows, func(i, j int) bool { return sp.compare(ks[i].keys, ks[j].keys, n) == 0 })
+func (sp *windowSpec) partition(rows [][]types.Value, base, width, nk int, ctx *expr.Context, check func() error) error {
+	part := window.NewPartition(rows, func(i, j int) bool { return sp.compare(rows[i][width:], rows[j][width:], nk) == 0 })
 	out := make([]types.Value, len(rows))
 	for ci, c := range sp.calls {
 		if err := c.Eval(part, ctx, out, check); err != nil {
