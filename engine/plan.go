@@ -151,10 +151,18 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	p.s.resolveVars(q)
 	var src *source
 	var err error
-	if q.From != nil {
+	var conjs []expr.Expr
+	ordered := q.From != nil && isInnerTree(q.From)
+	if ordered {
+		if src, conjs, err = p.planInnerJoins(q.From, q.Where); err != nil {
+			return nil, err
+		}
+	} else if q.From != nil {
 		if src, err = p.planFrom(q.From); err != nil {
 			return nil, err
 		}
+	}
+	if q.From != nil {
 		hint := strings.Join(append([]string{q.Hint}, q.RelationHints...), " ")
 		for _, t := range src.tables {
 			if err := ttl.CheckRead(t, ttl.Read{Hint: hint}); err != nil {
@@ -164,12 +172,17 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	} else {
 		src = &source{node: &valuesNode{rows: [][]types.Value{nil}, label: "ONE ROW"}}
 	}
-	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
-	if q.Where != nil {
+	switch {
+	case ordered:
+		if src.node, err = p.planConjuncts(src, conjs); err != nil {
+			return nil, err
+		}
+	case q.Where != nil:
 		if src.node, err = p.planWhere(src, q.Where); err != nil {
 			return nil, err
 		}
 	}
+	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
 	src.prune(q)
 	items, err := expandStars(q.Items, pl)
 	if err != nil {

@@ -16,9 +16,18 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 	if _, err := expr.Bind(where, p.scope(src.node.cols(), "FILTER")); err != nil {
 		return nil, err
 	}
+	return p.planConjuncts(src, conjuncts(where, nil))
+}
+
+// planConjuncts places bound-checked WHERE conjuncts (see planWhere).
+func (p *planner) planConjuncts(src *source, conjs []expr.Expr) (relNode, error) {
+	conjs, err := p.decorrelate(src, conjs)
+	if err != nil {
+		return nil, err
+	}
 	node := src.node
 	var rest []expr.Expr
-	for _, c := range conjuncts(where, nil) {
+	for _, c := range conjs {
 		n, ok, err := p.push(node, c)
 		if err != nil {
 			return nil, err
@@ -29,10 +38,8 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 			rest = append(rest, c)
 		}
 	}
-	for _, sc := range src.scans {
-		if len(sc.where) > 0 {
-			sc.prefix = p.s.keyPrefix(sc.t, andAll(sc.where), p.st.ctx)
-		}
+	if err := p.finishScans(src); err != nil {
+		return nil, err
 	}
 	if len(rest) == 0 {
 		return node, nil
@@ -42,6 +49,23 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 		return nil, err
 	}
 	return &filterNode{child: node, cond: cond, text: expr.String(andAll(rest))}, nil
+}
+
+// finishScans derives each scan's key prefix from its pushed conjuncts and
+// binds them as one condition.
+func (p *planner) finishScans(src *source) error {
+	for _, sc := range src.scans {
+		if len(sc.where) > 0 {
+			sc.prefix = p.s.keyPrefix(sc.t, andAll(sc.where), p.st.ctx)
+			// One bound conjunction evaluates faster than a chain.
+			f, err := expr.Bind(andAll(sc.where), p.scope(sc.columns, "FILTER"))
+			if err != nil {
+				return err
+			}
+			sc.filter = f
+		}
+	}
+	return nil
 }
 
 func andAll(list []expr.Expr) expr.Expr {
@@ -288,14 +312,13 @@ type andNode struct{ a, b expr.Compiled }
 func (n *andNode) Type() types.Type { return types.Type{Kind: types.Boolean} }
 func (n *andNode) IsConst() bool    { return false }
 func (n *andNode) Eval(row []types.Value, ctx *expr.Context) (types.Value, error) {
-	for _, c := range []expr.Compiled{n.a, n.b} {
-		v, err := c.Eval(row, ctx)
-		if err != nil {
-			return types.NullValue, err
-		}
-		if v.IsNull() || !truthy(v) {
-			return types.NewBool(false), nil
-		}
+	v, err := n.a.Eval(row, ctx)
+	if err != nil || v.IsNull() || !truthy(v) {
+		return types.NewBool(false), err
+	}
+	v, err = n.b.Eval(row, ctx)
+	if err != nil || v.IsNull() || !truthy(v) {
+		return types.NewBool(false), err
 	}
 	return types.NewBool(true), nil
 }

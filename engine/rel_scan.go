@@ -25,14 +25,24 @@ type scanNode struct {
 	// key prefix is derived from it when the plan is finished.
 	where []expr.Expr
 	alias string
+	// rows is the planner's estimate of the table's rows (see
+	// tableRowsEstimate).
+	rows int64
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
+
+// estimate guesses the rows the scan yields: a key prefix keeps 1%, each
+// other condition a quarter.
 func (n *scanNode) estimate() int64 {
+	est := n.rows
 	if n.prefix != nil {
-		return 1
+		est /= 100
 	}
-	return 1000
+	for range n.where {
+		est /= 4
+	}
+	return max(est, 1)
 }
 
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
@@ -92,7 +102,15 @@ type feedNode struct {
 }
 
 func (n *feedNode) cols() []expr.Column { return n.columns }
-func (n *feedNode) estimate() int64     { return 1000 }
+func (n *feedNode) estimate() int64 {
+	// A window of changes is taken to be large: a join builds its other
+	// side (a dimension table) rather than the changes.
+	est := int64(1_000_000)
+	for range n.texts {
+		est /= 4
+	}
+	return est
+}
 func (n *feedNode) run(x *execCtx, fn rowFn) error {
 	return n.read(func(row []types.Value) (bool, error) {
 		if err := x.poll(); err != nil {

@@ -151,6 +151,16 @@ func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, sco
 				}
 			}
 		}
+		if spec.col < 0 && len(p.outs) == len(items) {
+			// ORDER BY an expression of the select list sorts by its value.
+			text := strings.ToLower(expr.String(o.Expr))
+			for i, it := range items {
+				if strings.ToLower(expr.String(it.Expr)) == text && !hasSubquery(it.Expr) {
+					spec.col = i
+					break
+				}
+			}
+		}
 		if spec.col < 0 {
 			sc := p.bindScope(scope.Columns, "SORT")
 			sc.Agg, sc.Window = scope.Agg, scope.Window
