@@ -50,7 +50,11 @@ func (n *aggNode) explain(bool) (string, []relNode) {
 	for _, a := range n.ap.aggs {
 		calls = append(calls, a.key)
 	}
-	return fmt.Sprintf("AGGREGATE groups=%d [%s]", len(keys), joinComma(calls)), []relNode{n.child}
+	sets := ""
+	if n.ap.sets != nil {
+		sets = fmt.Sprintf(" sets=%d", len(n.ap.sets))
+	}
+	return fmt.Sprintf("AGGREGATE groups=%d%s [%s]", len(keys), sets, joinComma(calls)), []relNode{n.child}
 }
 
 // errStop ends a producer early without an error.
