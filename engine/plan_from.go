@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"loadgw/catalog"
-	"loadgw/storage"
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/storage"
 	"loadgw/ttl"
 )
 
