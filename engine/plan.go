@@ -240,6 +240,9 @@ func finishBlock(pl *plan, n relNode, items []sql.SelectItem) relNode {
 	}
 	if len(pl.order) > 0 {
 		n = &sortNode{child: n, order: pl.order, texts: orderTexts(pl.order, cols)}
+		if pl.limit != nil && pl.limit.Count > 0 {
+			n.(*sortNode).limit = pl.limit.Offset + pl.limit.Count
+		}
 	}
 	if pl.limit != nil {
 		n = &limitNode{child: n, count: pl.limit.Count, offset: pl.limit.Offset}

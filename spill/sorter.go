@@ -20,8 +20,11 @@ type Sorter struct {
 	dir    string
 	budget int64
 	mem    int64
-	rows   [][]types.Value
+	rows   []entry
+	seq    int64
 	runs   []*Writer
+	// limit, when > 0, keeps only the first limit rows (see SetLimit).
+	limit int
 	// Spilled counts the runs written (for tests and EXPLAIN).
 	Spilled int
 }
@@ -32,9 +35,46 @@ func NewSorter(cmp func(a, b []types.Value) int, dir string, budget int64) *Sort
 	return &Sorter{cmp: cmp, dir: dir, budget: budget}
 }
 
+// entry is a row and its arrival number, which breaks ties so that an
+// unstable sort gives the stable order.
+type entry struct {
+	row []types.Value
+	seq int64
+}
+
+// MaxTopN is the largest limit SetLimit keeps in a heap; a larger one sorts
+// everything (and may spill).
+const MaxTopN = 100_000
+
+// SetLimit makes the sorter keep only the first n rows of the order (a
+// top-n heap of at most n rows, so ORDER BY ... LIMIT neither holds nor
+// spills the other rows). n <= 0 or n > MaxTopN keeps every row.
+// REQUIRES: no row was added yet.
+func (s *Sorter) SetLimit(n int64) {
+	if n > 0 && n <= MaxTopN {
+		s.limit = int(n)
+	}
+}
+
+func (s *Sorter) less(a, b entry) int {
+	if c := s.cmp(a.row, b.row); c != 0 {
+		return c
+	}
+	if a.seq < b.seq {
+		return -1
+	}
+	return 1
+}
+
 // Add copies row into the sorter.
 func (s *Sorter) Add(row []types.Value) error {
-	s.rows = append(s.rows, slices.Clone(row))
+	e := entry{seq: s.seq}
+	s.seq++
+	if s.limit > 0 {
+		return s.addTop(row, e)
+	}
+	e.row = slices.Clone(row)
+	s.rows = append(s.rows, e)
 	s.mem += RowBytes(row)
 	if s.budget > 0 && s.mem > s.budget {
 		return s.spill()
@@ -42,15 +82,50 @@ func (s *Sorter) Add(row []types.Value) error {
 	return nil
 }
 
+// addTop keeps row if it is among the first limit rows seen so far: rows
+// is a max-heap (by less) of at most limit entries.
+func (s *Sorter) addTop(row []types.Value, e entry) error {
+	h := (*topHeap)(s)
+	if len(s.rows) == s.limit {
+		e.row = row
+		if s.less(e, s.rows[0]) >= 0 {
+			return nil
+		}
+		s.rows[0] = entry{row: slices.Clone(row), seq: e.seq}
+		heap.Fix(h, 0)
+		return nil
+	}
+	e.row = slices.Clone(row)
+	heap.Push(h, e)
+	return nil
+}
+
+// topHeap is the sorter's rows as a max-heap.
+type topHeap Sorter
+
+func (h *topHeap) Len() int           { return len(h.rows) }
+func (h *topHeap) Less(i, j int) bool { return (*Sorter)(h).less(h.rows[i], h.rows[j]) > 0 }
+func (h *topHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *topHeap) Push(x any)         { h.rows = append(h.rows, x.(entry)) }
+func (h *topHeap) Pop() any {
+	e := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return e
+}
+
+func (s *Sorter) sortRows() {
+	slices.SortFunc(s.rows, s.less)
+}
+
 func (s *Sorter) spill() error {
-	slices.SortStableFunc(s.rows, s.cmp)
+	s.sortRows()
 	w, err := Create(s.dir)
 	if err != nil {
 		return err
 	}
 	s.runs = append(s.runs, w)
 	for _, r := range s.rows {
-		if err := w.Write(r); err != nil {
+		if err := w.Write(r.row); err != nil {
 			return err
 		}
 	}
@@ -63,10 +138,10 @@ func (s *Sorter) spill() error {
 // valid only during the call. Run consumes the sorter.
 func (s *Sorter) Run(fn func(row []types.Value) (bool, error)) error {
 	defer s.Close()
-	slices.SortStableFunc(s.rows, s.cmp)
+	s.sortRows()
 	if len(s.runs) == 0 {
 		for _, r := range s.rows {
-			if more, err := fn(r); err != nil || !more {
+			if more, err := fn(r.row); err != nil || !more {
 				return err
 			}
 		}
