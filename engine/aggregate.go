@@ -179,6 +179,9 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		}
 		p.having = c
 	}
+	if err := p.planQualify(st, items, bindPost); err != nil {
+		return err
+	}
 	return s.planOrder(p, st, items, post)
 }
 

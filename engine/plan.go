@@ -203,6 +203,9 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 			pl.outs = append(pl.outs, c)
 			pl.outCols = append(pl.outCols, Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, pl.scope)})
 		}
+		if err := pl.planQualify(q, items, func(e expr.Expr) (expr.Compiled, error) { return expr.Bind(e, project) }); err != nil {
+			return nil, err
+		}
 		if err := p.s.planOrder(pl, q, items, project); err != nil {
 			return nil, err
 		}
@@ -222,6 +225,9 @@ func finishBlock(pl *plan, n relNode, items []sql.SelectItem) relNode {
 	}
 	if pl.win != nil {
 		n = &windowNode{child: n, wp: pl.win}
+	}
+	if pl.qualify != nil {
+		n = &filterNode{child: n, cond: pl.qualify, text: "(QUALIFY)"}
 	}
 	var cols []expr.Column
 	var texts []string

@@ -34,6 +34,7 @@ type plan struct {
 	orderKeys []expr.Compiled // extra sort keys bound like outs
 	order     []orderSpec
 	having    expr.Compiled
+	qualify   expr.Compiled // QUALIFY, over the row extended by window results
 	distinct  bool
 	limit     *sql.Limit
 }

@@ -396,3 +396,32 @@ func walkWindow(w *expr.Window, fn func(expr.Expr)) {
 		walkExpr(o.X, fn)
 	}
 }
+
+// planQualify binds QUALIFY, which filters the rows once their window
+// results are computed. Select aliases resolve to their expressions; the
+// condition must hold a window expression, directly or through an alias
+// of one (FillUpQualifyMissingSlot.checkWindow).
+func (p *plan) planQualify(st *sql.Select, items []sql.SelectItem, bind func(expr.Expr) (expr.Compiled, error)) error {
+	if st.Qualify == nil {
+		return nil
+	}
+	has := hasWindow(st.Qualify) != nil
+	expr.Walk(st.Qualify, func(e expr.Expr) {
+		if ref, ok := e.(*expr.ColumnRef); ok && ref.Table == "" {
+			for _, it := range items {
+				if _, w := it.Expr.(*expr.Window); w && strings.EqualFold(it.Alias, ref.Name) {
+					has = true
+				}
+			}
+		}
+	})
+	if !has {
+		return errorf("qualify only used for window expression")
+	}
+	c, err := bind(resolveAliases(st.Qualify, items))
+	if err != nil {
+		return err
+	}
+	p.qualify = c
+	return nil
+}

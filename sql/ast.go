@@ -459,6 +459,8 @@ type Select struct {
 	Grouping     GroupingKind
 	GroupingSets [][]expr.Expr
 	Having       expr.Expr
+	// Qualify is QUALIFY's condition, a filter on window results.
+	Qualify expr.Expr
 	OrderBy      []OrderItem
 	Limit        *Limit
 }

@@ -37,6 +37,7 @@ func (w *writer) selectStmt(s *Select) {
 		w.groupBy(s)
 	}
 	w.optExpr(" HAVING ", s.Having)
+	w.optExpr(" QUALIFY ", s.Qualify)
 	w.orderBy(s.OrderBy)
 	w.limit(s.Limit)
 }

@@ -137,6 +137,9 @@ func (p *parser) selectBlock() *Select {
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
 	}
+	if p.acceptKw("QUALIFY") {
+		s.Qualify = p.expr()
+	}
 	return s
 }
 
@@ -189,6 +192,11 @@ func (p *parser) selectItem() SelectItem {
 // optAlias parses [AS] alias; withText also allows a string alias.
 func (p *parser) optAlias(withText bool) string {
 	as := p.acceptKw("AS")
+	if !as && p.isKw("QUALIFY") {
+		// Not reserved in Doris, but an alias QUALIFY without AS would
+		// swallow the clause; Doris's parser reads the clause too.
+		return ""
+	}
 	if withText && p.peek().kind == tkString {
 		return p.next().text
 	}
