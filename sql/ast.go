@@ -461,8 +461,8 @@ type Select struct {
 	Having       expr.Expr
 	// Qualify is QUALIFY's condition, a filter on window results.
 	Qualify expr.Expr
-	OrderBy      []OrderItem
-	Limit        *Limit
+	OrderBy []OrderItem
+	Limit   *Limit
 }
 
 // SelectItem is expr [[AS] alias], `*` or `t.*` (an *expr.Star).
