@@ -195,7 +195,7 @@ func nonGroupError(err error, e expr.Expr) error {
 func lookupScope(sc *expr.Scope, ref *expr.ColumnRef) (*expr.Column, int) {
 	for i := range sc.Columns {
 		c := &sc.Columns[i]
-		if c.Name != "" && strings.EqualFold(c.Name, ref.Name) && (ref.Table == "" || strings.EqualFold(ref.Table, c.Table)) {
+		if c.Name != "" && strings.EqualFold(c.Name, ref.Name) && (ref.Table == "" && !c.QualifiedOnly || strings.EqualFold(ref.Table, c.Table)) {
 			return c, i
 		}
 	}

@@ -46,12 +46,13 @@ func (p *planner) planChanges(from *sql.TableRef) (*source, error) {
 	}
 	show := s.ShowHidden()
 	out := &source{}
-	n := &feedNode{read: src.Read, label: label}
+	n := &feedNode{read: src.Read, label: label, t: q.Table, project: src.Project}
 	for _, c := range src.Columns() {
 		n.columns = append(n.columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
 		out.hidden = append(out.hidden, c.Hidden && !show)
 	}
 	out.node = n
+	out.feeds = []*feedNode{n}
 	return out, nil
 }
 

@@ -27,6 +27,9 @@ type stmtCtx struct {
 	views int
 	// cancel stops the statement at its timeout or when its client goes.
 	cancel *canceler
+	// lookups holds the name resolution of scopes whose columns are not
+	// all named (see semiScope), for subqueries bound in them.
+	lookups map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int)
 }
 
 func (s *Session) newStmt() *stmtCtx {
@@ -292,6 +295,7 @@ type source struct {
 	hidden []bool
 	tables []*catalog.Table
 	scans  []*scanNode
+	feeds  []*feedNode
 	// quals are the lower-cased qualifiers of the relations joined, which
 	// must be unique.
 	quals []string

@@ -50,7 +50,7 @@ func (p *planner) planJoin(j *sql.Join) (*source, error) {
 		// unqualified names show them once.
 		for i, h := range rhidden {
 			if h && !right.hidden[i] {
-				rcols[i].Name = ""
+				rcols[i].QualifiedOnly = true
 			}
 		}
 		n.right = &renameNode{child: right.node, columns: rcols, label: "USING"}
@@ -72,7 +72,7 @@ func (p *planner) planJoin(j *sql.Join) (*source, error) {
 			return nil, err
 		}
 	}
-	out := &source{tables: append(left.tables, right.tables...), scans: append(left.scans, right.scans...), quals: append(left.quals, right.quals...)}
+	out := &source{tables: append(left.tables, right.tables...), scans: append(left.scans, right.scans...), feeds: append(left.feeds, right.feeds...), quals: append(left.quals, right.quals...)}
 	switch n.kind {
 	case sql.LeftSemiJoin, sql.LeftAntiJoin:
 		n.columns, out.hidden = left.node.cols(), left.hidden

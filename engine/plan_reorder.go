@@ -92,6 +92,7 @@ func (p *planner) planInnerJoins(from *sql.TableRef, where expr.Expr) (*source, 
 		out.hidden = append(out.hidden, r.hidden...)
 		out.tables = append(out.tables, r.tables...)
 		out.scans = append(out.scans, r.scans...)
+		out.feeds = append(out.feeds, r.feeds...)
 	}
 	out.node = restoreOrder(root, rels, order, all)
 	return out, append(left, rest...), nil

@@ -56,7 +56,7 @@ func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (*expr.ColumnRef, b
 			rest = append(rest, c)
 			continue
 		}
-		ci, cl := classify(c, rcols, lcols)
+		_, cl := classify(c, rcols, lcols)
 		if !cl {
 			rest = append(rest, c)
 			continue
@@ -73,7 +73,6 @@ func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (*expr.ColumnRef, b
 		case ri && !rl && ll && !li:
 			inner, outer = append(inner, b.R), append(outer, b.L)
 		default:
-			_ = ci
 			return nil, false, nil
 		}
 	}

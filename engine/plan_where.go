@@ -245,8 +245,6 @@ func refNames(q *sql.Select, names map[string]bool) {
 			switch e := e.(type) {
 			case *expr.ColumnRef:
 				names[strings.ToLower(e.Name)] = true
-			case *expr.Star:
-				names["*"] = true
 			case *expr.Subquery:
 				refNames(e.Query.(*sql.Select), names)
 			}
@@ -260,6 +258,9 @@ func refNames(q *sql.Select, names map[string]bool) {
 		refNames(q.Set.Right, names)
 	}
 	for _, it := range q.Items {
+		if _, ok := it.Expr.(*expr.Star); ok {
+			names["*"] = true // count(*) reads no column; a * item all
+		}
 		visit(it.Expr)
 	}
 	visit(q.Where)
@@ -291,11 +292,22 @@ func refFromNames(r *sql.TableRef, names map[string]bool, visit func(expr.Expr))
 
 // prune limits each scan of the block to the columns q can read.
 func (src *source) prune(q *sql.Select) {
-	if len(src.scans) == 0 {
+	if len(src.scans) == 0 && len(src.feeds) == 0 {
 		return
 	}
 	names := map[string]bool{}
 	refNames(q, names)
+	for _, f := range src.feeds {
+		if names["*"] || f.project == nil {
+			continue
+		}
+		need := make([]bool, len(f.t.Columns))
+		for i, c := range f.t.Columns {
+			n := strings.ToLower(c.Name)
+			need[i] = names[n] || names["__before__"+n+"__"]
+		}
+		f.project(need)
+	}
 	for _, sc := range src.scans {
 		if names["*"] {
 			continue

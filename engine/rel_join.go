@@ -79,22 +79,19 @@ func (n *joinNode) run(x *execCtx, fn rowFn) error {
 	if err != nil {
 		return err
 	}
-	_ = bkeys
 	j.build, j.buildLeft = rows, buildLeft
+	if len(rows) == 0 && n.emptyBuildEmpties() {
+		return nil // nothing can match: the probe side is not read
+	}
 	j.matched = make([]bool, len(rows))
 	if len(bkeys) > 0 {
-		j.table = map[string][]int32{}
-		var key []byte
+		j.table = newHashTable(bkeys, n.keyTypes, len(rows))
 		for i, r := range rows {
-			var ok bool
-			key, ok, err = j.key(key[:0], bkeys, r)
-			if err != nil {
+			if err := j.table.add(i, r, x.ctx); err != nil {
 				return err
 			}
-			if ok {
-				j.table[string(key)] = append(j.table[string(key)], int32(i))
-			}
 		}
+		j.table.finish()
 	}
 	stopped := false
 	err = probe.run(x, func(prow []types.Value) (bool, error) {
@@ -106,4 +103,14 @@ func (n *joinNode) run(x *execCtx, fn rowFn) error {
 		return err
 	}
 	return j.unmatched()
+}
+
+// emptyBuildEmpties reports whether an empty build side makes the join
+// empty (inner and cross joins, semi joins keeping the probe side).
+func (n *joinNode) emptyBuildEmpties() bool {
+	switch n.kind {
+	case sql.InnerJoin, sql.CrossJoin, sql.LeftSemiJoin, sql.RightSemiJoin:
+		return true
+	}
+	return false
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"loadgw/expr"
 	"loadgw/sql"
-	"loadgw/storage"
 	"loadgw/types"
 )
 
@@ -16,22 +15,8 @@ type joinRun struct {
 	lw        int
 	build     [][]types.Value
 	buildLeft bool
-	table     map[string][]int32 // nil for a nested loop
+	table     *hashTable // nil for a nested loop
 	matched   []bool
-	pkey      []byte
-}
-
-// key encodes the join key of row; ok is false when a key value is NULL,
-// which matches nothing.
-func (j *joinRun) key(key []byte, keys []expr.Compiled, row []types.Value) ([]byte, bool, error) {
-	for i, k := range keys {
-		v, err := k.Eval(row, j.x.ctx)
-		if err != nil || v.IsNull() {
-			return key, false, err
-		}
-		key = storage.AppendKey(key, v, j.n.keyTypes[i])
-	}
-	return key, true, nil
 }
 
 // pair fills j.row with a probe row and a build row.
@@ -54,59 +39,74 @@ func (j *joinRun) pair(prow, brow []types.Value) {
 
 // probe joins one row of the streamed side with the build side.
 func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error) {
-	var cands []int32
-	all := j.table == nil
-	if !all {
-		var ok bool
-		var err error
-		j.pkey, ok, err = j.key(j.pkey[:0], pkeys, prow)
-		if err != nil {
-			return false, err
+	if j.table == nil {
+		found := false
+		for i := range j.build {
+			more, hit, err := j.match(prow, i)
+			if err != nil || !more {
+				return more, err
+			}
+			found = found || hit
+			if hit && j.semi() {
+				break
+			}
 		}
-		if ok {
-			cands = j.table[string(j.pkey)]
-		}
+		return j.emitProbe(prow, found)
+	}
+	c, err := j.table.first(pkeys, prow, j.x.ctx)
+	if err != nil {
+		return false, err
 	}
 	found := false
-	count := len(cands)
-	if all {
-		count = len(j.build)
-	}
-	for c := 0; c < count; c++ {
-		i := c
-		if !all {
-			i = int(cands[c])
-		}
-		if err := j.x.poll(); err != nil {
-			return false, err
-		}
-		j.pair(prow, j.build[i])
-		if j.n.cond != nil {
-			ok, err := j.x.truth(j.n.cond, j.row)
-			if err != nil {
-				return false, err
-			}
-			if !ok {
-				continue
-			}
-		}
-		found = true
-		j.matched[i] = true
-		switch j.n.kind {
-		case sql.LeftSemiJoin, sql.LeftAntiJoin, sql.RightSemiJoin, sql.RightAntiJoin:
-			if j.probeIsKept() {
-				// the probe row's fate is decided by its first match
-				c = count
-				continue
-			}
-			continue
-		}
-		if more, err := j.fn(j.row); err != nil || !more {
+	for ; c != 0; c = j.table.next[c-1] {
+		more, hit, err := j.match(prow, int(c-1))
+		if err != nil || !more {
 			return more, err
+		}
+		found = found || hit
+		if hit && j.semi() {
+			break
 		}
 	}
 	return j.emitProbe(prow, found)
 }
+
+// match tries the probe row with build row i: the residual condition, then
+// for joins that output pairs, the pair.
+func (j *joinRun) match(prow []types.Value, i int) (more, hit bool, err error) {
+	if err := j.x.poll(); err != nil {
+		return false, false, err
+	}
+	if j.n.cond == nil && j.semiOrAnti() {
+		j.matched[i] = true
+		return true, true, nil
+	}
+	j.pair(prow, j.build[i])
+	if j.n.cond != nil {
+		ok, err := j.x.truth(j.n.cond, j.row)
+		if err != nil || !ok {
+			return err == nil, false, err
+		}
+	}
+	j.matched[i] = true
+	if j.semiOrAnti() {
+		return true, true, nil
+	}
+	more, err = j.fn(j.row)
+	return more, true, err
+}
+
+// semiOrAnti reports whether the join outputs rows of one side only.
+func (j *joinRun) semiOrAnti() bool {
+	switch j.n.kind {
+	case sql.LeftSemiJoin, sql.LeftAntiJoin, sql.RightSemiJoin, sql.RightAntiJoin:
+		return true
+	}
+	return false
+}
+
+// semi reports whether a probe row's first match decides its fate.
+func (j *joinRun) semi() bool { return j.semiOrAnti() && j.probeIsKept() }
 
 // probeIsKept reports whether semi/anti join output rows come from the
 // probe side.

@@ -95,6 +95,10 @@ func (n *scanNode) explain(verbose bool) (string, []relNode) {
 // statement's snapshot.
 type feedNode struct {
 	columns []expr.Column
+	// t and project, when set, let the planner limit decoding to the
+	// table columns the query reads (see source.prune).
+	t       *catalog.Table
+	project func(need []bool)
 	read    func(fn func(row []types.Value) (bool, error)) error
 	filter  expr.Compiled
 	texts   []string

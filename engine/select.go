@@ -65,11 +65,18 @@ func expandStars(items []sql.SelectItem, p *plan) ([]sql.SelectItem, error) {
 		if !p.hasFrom {
 			return nil, errorf("SELECT * must have a FROM clause")
 		}
+		known := st.Table == ""
 		for i, c := range p.scope.Columns {
+			if st.Table != "" && strings.EqualFold(st.Table, c.Table) {
+				known = true
+			}
 			if c.Name == "" || (p.starHidden != nil && p.starHidden[i]) || (st.Table != "" && !strings.EqualFold(st.Table, c.Table)) {
 				continue
 			}
 			out = append(out, sql.SelectItem{Expr: &expr.ColumnRef{P: st.P, Table: c.Table, Name: c.Name}, Alias: c.Name})
+		}
+		if !known {
+			return nil, errorf("unknown qualifier: %s.*", st.Table)
 		}
 	}
 	return out, nil

@@ -14,8 +14,11 @@ import (
 // which the subquery expression sets before each run of its plan.
 type outerFrame struct {
 	cols []expr.Column
-	cell *[]types.Value
-	up   *outerFrame
+	// lookup, when set, resolves names instead of a search of cols (a
+	// semi join's condition, whose row holds the block's columns unnamed).
+	lookup func(ref *expr.ColumnRef) (*expr.Column, int)
+	cell   *[]types.Value
+	up     *outerFrame
 	// used is set when a name of the subquery resolved here: the subquery
 	// is correlated and runs once per outer row.
 	used *bool
@@ -28,7 +31,13 @@ func (f *outerFrame) resolver() expr.OuterFunc {
 	}
 	return func(ref *expr.ColumnRef) (expr.Compiled, bool, error) {
 		for fr := f; fr != nil; fr = fr.up {
-			c, idx := lookupScope(&expr.Scope{Columns: fr.cols}, ref)
+			var c *expr.Column
+			var idx int
+			if fr.lookup != nil {
+				c, idx = fr.lookup(ref)
+			} else {
+				c, idx = lookupScope(&expr.Scope{Columns: fr.cols}, ref)
+			}
 			if c == nil {
 				continue
 			}
@@ -63,7 +72,7 @@ func (p *planner) bindSubquery(sq *expr.Subquery, scope *expr.Scope, bindX func(
 	cell := new([]types.Value)
 	used := new(bool)
 	np := *p
-	np.outer = &outerFrame{cols: scope.Columns, cell: cell, up: p.outer, used: used}
+	np.outer = &outerFrame{cols: scope.Columns, lookup: p.st.lookups[scope], cell: cell, up: p.outer, used: used}
 	qp, err := np.planQuery(q)
 	if err != nil {
 		return nil, err

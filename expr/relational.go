@@ -15,7 +15,17 @@ func EqualityKeys(l, r Compiled, src Expr) (Compiled, Compiled, types.Type, erro
 	if ct.Kind == types.Null {
 		ct = tBool
 	}
-	return castTo(l, ct), castTo(r, ct), ct, nil
+	return keyTo(l, ct), keyTo(r, ct), ct, nil
+}
+
+// keyTo is castTo, except that an integer of a narrower kind keeps its
+// value as it is: its I field is the wider kind's value already, which is
+// all a key reads.
+func keyTo(c Compiled, t types.Type) Compiled {
+	if isIntegral(t.Kind) && t.Kind != types.LargeInt && isIntegral(c.Type().Kind) && c.Type().Kind != types.LargeInt {
+		return c
+	}
+	return castTo(c, t)
 }
 
 // castTo converts c to exactly t (kind, precision and scale).

@@ -17,6 +17,10 @@ type Column struct {
 	Table string
 	// Type is the column type.
 	Type types.Type
+	// QualifiedOnly makes the column answer only qualified references
+	// (`t.a`): the right side's columns of JOIN ... USING, which the
+	// unqualified name means on the left side.
+	QualifiedOnly bool
 }
 
 // Scope is what names resolve against when binding. Column i is row[i].
@@ -59,7 +63,7 @@ func (s *Scope) lookup(ref *ColumnRef) (int, types.Type, error) {
 			if !strings.EqualFold(c.Name, ref.Name) {
 				continue
 			}
-			if ref.Table != "" && !strings.EqualFold(c.Table, ref.Table) {
+			if ref.Table != "" && !strings.EqualFold(c.Table, ref.Table) || ref.Table == "" && c.QualifiedOnly {
 				continue
 			}
 			found = append(found, i)
