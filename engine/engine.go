@@ -31,10 +31,12 @@ type Options struct {
 	// EnableFeatureBinlog gates Row Binlog and the binlog.* properties, as the
 	// Doris FE option enable_feature_binlog. The default value is true.
 	DisableFeatureBinlog bool
-	// QueryMemoryBytes bounds the rows one query's sort and hash
-	// aggregation hold in memory; past it they spill to files in the data
-	// directory's tmp-query/ (see package spill). A session's
-	// exec_mem_limit lowers it. The default value is 256 MiB.
+	// QueryMemoryBytes bounds the rows each sort, hash aggregation and
+	// window operator of a query holds in memory; past it they spill to
+	// files in the data directory's tmp-query/ (see package spill). A
+	// session's exec_mem_limit lowers it. Hash join build sides, DISTINCT
+	// and count(DISTINCT)/group_concat states are not bounded by it. The
+	// default value is 256 MiB.
 	QueryMemoryBytes int64
 }
 
