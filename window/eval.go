@@ -1,6 +1,8 @@
 package window
 
 import (
+	"math"
+
 	"loadgw/expr"
 	"loadgw/types"
 )
@@ -99,9 +101,9 @@ func ntile(n, buckets int64, out []types.Value) {
 
 func (c *Call) lagLead(p *Partition, ctx *expr.Context, out []types.Value) error {
 	for i := range out {
-		j := int64(i) - c.N
+		j := addSat(int64(i), -c.N)
 		if c.Kind == Lead {
-			j = int64(i) + c.N
+			j = addSat(int64(i), c.N)
 		}
 		var err error
 		if j >= 0 && j < int64(len(p.Rows)) {
@@ -127,9 +129,9 @@ func (c *Call) bounds(p *Partition, i int) (int, int) {
 		case expr.UnboundedFollowing:
 			return int64(n - 1)
 		case expr.Preceding:
-			return int64(i) - b.N
+			return addSat(int64(i), -b.N)
 		case expr.Following:
-			return int64(i) + b.N
+			return addSat(int64(i), b.N)
 		}
 		if c.Frame.Units == expr.FrameRange {
 			if start {
@@ -175,10 +177,22 @@ func (c *Call) valueAt(p *Partition, ctx *expr.Context, out []types.Value) error
 				}
 			}
 		case NthValue:
-			if j := int64(lo) + c.N - 1; lo <= hi && j <= int64(hi) {
+			if j := addSat(int64(lo), c.N-1); lo <= hi && j <= int64(hi) {
 				out[i] = vals[j]
 			}
 		}
 	}
 	return nil
+}
+
+// addSat is a + b, saturated at the int64 range: offsets come from the
+// query and may be as large as an int64 holds. REQUIRES: b > math.MinInt64.
+func addSat(a, b int64) int64 {
+	switch {
+	case b > 0 && a > math.MaxInt64-b:
+		return math.MaxInt64
+	case b < 0 && a < math.MinInt64-b:
+		return math.MinInt64
+	}
+	return a + b
 }
