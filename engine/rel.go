@@ -159,16 +159,12 @@ type sortNode struct {
 	child relNode
 	order []orderSpec
 	texts []string
-	// limit, when > 0, is the number of leading rows the consumer reads
-	// (LIMIT plus OFFSET): a top-n sort keeps only those.
-	limit int64
 }
 
 func (n *sortNode) cols() []expr.Column { return n.child.cols() }
 func (n *sortNode) estimate() int64     { return n.child.estimate() }
 func (n *sortNode) run(x *execCtx, fn rowFn) error {
 	s := spill.NewSorter(orderCompare(n.order), x.s.e.spill, x.s.queryMemory())
-	s.SetLimit(n.limit)
 	defer s.Close()
 	if err := n.child.run(x, func(row []types.Value) (bool, error) { return true, s.Add(row) }); err != nil {
 		return err

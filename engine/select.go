@@ -308,12 +308,15 @@ func sortRows(rows [][]types.Value, order []orderSpec) {
 
 // orderCompare compares rows by ORDER BY keys.
 func orderCompare(order []orderSpec) func(a, b []types.Value) int {
-	return func(a, b []types.Value) int {
-		for _, o := range order {
-			if c := compareNulls(a[o.col], b[o.col], o.desc, o.nullsFirst); c != 0 {
-				return c
-			}
+	return func(a, b []types.Value) int { return compareRows(a, b, order) }
+}
+
+// compareRows orders two rows by the ORDER BY specs.
+func compareRows(a, b []types.Value, order []orderSpec) int {
+	for _, o := range order {
+		if c := compareNulls(a[o.col], b[o.col], o.desc, o.nullsFirst); c != 0 {
+			return c
 		}
-		return 0
 	}
+	return 0
 }

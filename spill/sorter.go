@@ -23,8 +23,6 @@ type Sorter struct {
 	rows   []entry
 	seq    int64
 	runs   []*Writer
-	// limit, when > 0, keeps only the first limit rows (see SetLimit).
-	limit int
 	// Spilled counts the runs written (for tests and EXPLAIN).
 	Spilled int
 }
@@ -42,20 +40,6 @@ type entry struct {
 	seq int64
 }
 
-// MaxTopN is the largest limit SetLimit keeps in a heap; a larger one sorts
-// everything (and may spill).
-const MaxTopN = 100_000
-
-// SetLimit makes the sorter keep only the first n rows of the order (a
-// top-n heap of at most n rows, so ORDER BY ... LIMIT neither holds nor
-// spills the other rows). n <= 0 or n > MaxTopN keeps every row.
-// REQUIRES: no row was added yet.
-func (s *Sorter) SetLimit(n int64) {
-	if n > 0 && n <= MaxTopN {
-		s.limit = int(n)
-	}
-}
-
 func (s *Sorter) less(a, b entry) int {
 	if c := s.cmp(a.row, b.row); c != 0 {
 		return c
@@ -70,9 +54,6 @@ func (s *Sorter) less(a, b entry) int {
 func (s *Sorter) Add(row []types.Value) error {
 	e := entry{seq: s.seq}
 	s.seq++
-	if s.limit > 0 {
-		return s.addTop(row, e)
-	}
 	e.row = slices.Clone(row)
 	s.rows = append(s.rows, e)
 	s.mem += RowBytes(row)
@@ -80,37 +61,6 @@ func (s *Sorter) Add(row []types.Value) error {
 		return s.spill()
 	}
 	return nil
-}
-
-// addTop keeps row if it is among the first limit rows seen so far: rows
-// is a max-heap (by less) of at most limit entries.
-func (s *Sorter) addTop(row []types.Value, e entry) error {
-	h := (*topHeap)(s)
-	if len(s.rows) == s.limit {
-		e.row = row
-		if s.less(e, s.rows[0]) >= 0 {
-			return nil
-		}
-		s.rows[0] = entry{row: slices.Clone(row), seq: e.seq}
-		heap.Fix(h, 0)
-		return nil
-	}
-	e.row = slices.Clone(row)
-	heap.Push(h, e)
-	return nil
-}
-
-// topHeap is the sorter's rows as a max-heap.
-type topHeap Sorter
-
-func (h *topHeap) Len() int           { return len(h.rows) }
-func (h *topHeap) Less(i, j int) bool { return (*Sorter)(h).less(h.rows[i], h.rows[j]) > 0 }
-func (h *topHeap) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
-func (h *topHeap) Push(x any)         { h.rows = append(h.rows, x.(entry)) }
-func (h *topHeap) Pop() any {
-	e := h.rows[len(h.rows)-1]
-	h.rows = h.rows[:len(h.rows)-1]
-	return e
 }
 
 func (s *Sorter) sortRows() {

@@ -79,38 +79,3 @@ func TestSorterStopEarly(t *testing.T) {
 		t.Fatalf("%d files left", len(ents))
 	}
 }
-
-// TestSorterTopN: with a limit the sorter returns the first rows of the
-// stable order, whatever the limit and the input size.
-func TestSorterTopN(t *testing.T) {
-	rng := rand.New(rand.NewSource(3))
-	cmp := func(a, b []types.Value) int { return types.Compare(a[0], b[0]) }
-	for _, n := range []int{0, 1, 5, 100, 3000} {
-		for _, limit := range []int64{1, 2, 10, 1000, 5000} {
-			s := NewSorter(cmp, t.TempDir(), 0)
-			s.SetLimit(limit)
-			var rows [][]types.Value
-			for i := 0; i < n; i++ {
-				row := []types.Value{types.NewInt(types.BigInt, int64(rng.Intn(20))), types.NewInt(types.BigInt, int64(i))}
-				rows = append(rows, row)
-				if err := s.Add(row); err != nil {
-					t.Fatal(err)
-				}
-			}
-			slices.SortStableFunc(rows, cmp)
-			rows = rows[:min(int64(len(rows)), limit)]
-			var got [][]types.Value
-			if err := s.Run(func(r []types.Value) (bool, error) { got = append(got, slices.Clone(r)); return true, nil }); err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(rows) {
-				t.Fatalf("n %d limit %d: %d rows", n, limit, len(got))
-			}
-			for i := range rows {
-				if !slices.Equal(got[i], rows[i]) {
-					t.Fatalf("n %d limit %d: row %d is %v, want %v", n, limit, i, got[i], rows[i])
-				}
-			}
-		}
-	}
-}
