@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,6 +47,9 @@ type Session struct {
 	loc  *time.Location
 	// client is who runs the session (SetClient).
 	client expr.Session
+	// reqCtx is the context of the request running statements now (see
+	// ExecuteContext); nil outside one.
+	reqCtx context.Context
 }
 
 // NewSession starts a session whose current database is db ("" for none).

@@ -66,7 +66,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		host, _, _ := net.SplitHostPort(r.RemoteAddr)
 		sess.SetClient(user, host, 0)
 	}
-	res, err := sess.Execute(*req.Stmt)
+	res, err := sess.ExecuteContext(r.Context(), *req.Stmt)
 	if err != nil {
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: s.sqlErrorText(err)})
 		return

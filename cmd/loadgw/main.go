@@ -44,6 +44,7 @@ type config struct {
 	errorLogPub  bool
 	minFreeDisk  int64
 	maxConns     int
+	queryMem     int64
 	bodyTimeout  time.Duration
 	load         httpapi.LoadOptions
 	historyKeep  int
@@ -132,6 +133,8 @@ func parseFlags(args []string) (config, error) {
 	fs.Var(intBytes{&c.load.StageMemBytes}, "load-memory-bytes", "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.IntVar(&c.historyKeep, "load-history", loadhist.DefaultKeep, fmt.Sprintf("how many finished stream loads SHOW STREAM LOAD, /api/_load_history and the console keep (at most %d), across restarts", loadhist.MaxKeep))
 	mysqlFlags(fs, &c.mysql)
+	c.queryMem = engine.DefaultQueryMemoryBytes
+	fs.Var(byteSize{&c.queryMem}, "query-memory-bytes", "rows each sort, hash aggregation and window of a query keeps in memory before it spills to files in the data directory's tmp-query/; a session's exec_mem_limit lowers it")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n       loadgw load --help   (load files into a table: see loadgw load --help)\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
@@ -171,7 +174,7 @@ func run(args []string) error {
 		_ = log.Sync()
 		os.Exit(1)
 	}}
-	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog, Storage: store})
+	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog, Storage: store, QueryMemoryBytes: c.queryMem})
 	if err != nil {
 		return err
 	}
