@@ -162,13 +162,12 @@ func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
 	if from.Alias != "" {
 		qual = from.Alias
 	}
+	// Hidden columns are addressable by name, as in Doris; only * leaves
+	// them out without show_hidden_columns.
 	show := s.ShowHidden()
 	for _, c := range t.Columns {
-		name := c.Name
-		if c.Hidden && !show {
-			name = "" // not addressable
-		}
-		p.scope.Columns = append(p.scope.Columns, expr.Column{Name: name, Table: qual, Type: c.Type})
+		p.scope.Columns = append(p.scope.Columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
+		p.starHidden = append(p.starHidden, c.Hidden && !show)
 	}
 	if from.VersionAsOf != nil || from.TimeAsOf != nil {
 		return s.planAsOf(p, from, t, s.evalContext())
