@@ -375,8 +375,16 @@ func hasWild(steps []jstep) bool {
 }
 
 // jsonArg parses a JSON or string argument; ok is false for invalid JSON.
+// A string argument is first made compact, as Doris casts it to JSONB.
 func jsonArg(v types.Value) (*jnode, bool) {
-	return parseJNode(v.S)
+	if v.Kind == types.JSON {
+		return parseJNode(v.S)
+	}
+	c, err := types.CanonicalJSON(v.S)
+	if err != nil {
+		return nil, false
+	}
+	return parseJNode(c)
 }
 
 // jsonFind is the single value at path in doc, or nil. A wildcard path
