@@ -686,3 +686,38 @@ func init() {
 	register(spec{min: 2, max: 3, args: []argKind{aJSON, aJSON, aStr}, ret: fixedType(tBool), fn: jsonContains}.def(), "json_contains", "jsonb_contains")
 	register(spec{min: 1, max: 1, args: []argKind{aStr}, ret: fixedType(tJSON), fn: jsonParse}.def(), "json_parse", "jsonb_parse")
 }
+
+// get_json_int/bigint/double/string(json_str, path): Doris's older
+// extraction functions over JSON text; a value of another JSON type is NULL.
+func getJSONAs(conv func(*jnode) types.Value) evalFn {
+	return func(_ *Context, a []types.Value) (types.Value, error) {
+		n, err := jsonAt(a)
+		if err != nil || n == nil {
+			return types.NullValue, nil
+		}
+		return conv(n), nil
+	}
+}
+
+func init() {
+	str := []argKind{aJSON, aStr}
+	register(spec{min: 2, max: 2, args: str, ret: fixedType(types.Type{Kind: types.Int}), fn: getJSONAs(func(n *jnode) types.Value {
+		if n.t != jInt {
+			return types.NullValue
+		}
+		return types.NewInt(types.Int, n.i.Int64())
+	})}.def(), "get_json_int")
+	register(spec{min: 2, max: 2, args: str, ret: fixedType(tBigInt), fn: getJSONAs(func(n *jnode) types.Value {
+		if n.t != jInt && n.t != jBigInt {
+			return types.NullValue
+		}
+		return types.NewInt(types.BigInt, n.i.Int64())
+	})}.def(), "get_json_bigint")
+	register(spec{min: 2, max: 2, args: str, ret: fixedType(tDouble), fn: getJSONAs(func(n *jnode) types.Value {
+		if n.t < jInt || n.t > jDouble {
+			return types.NullValue
+		}
+		return types.NewFloat(types.Double, n.f)
+	})}.def(), "get_json_double")
+	register(spec{min: 2, max: 2, args: str, ret: fixedType(types.Type{Kind: types.Varchar, Len: types.MaxVarcharLen}), fn: getJSONAs(jsonToString)}.def(), "get_json_string")
+}

@@ -60,7 +60,7 @@ func TestDorisReplay(t *testing.T) {
 						case types.Double:
 							b.WriteString(javaDouble(v.F, 64))
 						default:
-							b.WriteString(types.Format(v, res.Loc))
+							b.WriteString(outEscaper.Replace(types.Format(v, res.Loc)))
 						}
 					}
 					b.WriteByte('\n')
@@ -72,3 +72,7 @@ func TestDorisReplay(t *testing.T) {
 		})
 	})
 }
+
+// outEscaper escapes a cell as the .out files' CSVFormat.MYSQL printer does
+// (escape character backslash, tab-separated, no quoting).
+var outEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`, "\t", "\\\t")
