@@ -68,15 +68,19 @@ func jsonRemove(_ *Context, a []types.Value) (types.Value, error) {
 	if !ok {
 		return types.NullValue, nil
 	}
-	for _, p := range a[1:] {
+	// Doris's texts name the row in its block; loadgw evaluates row by row
+	// and says row 0.
+	for i, p := range a[1:] {
 		steps, err := parseJPath(p.S)
 		if err != nil {
-			return types.NullValue, err
+			return types.NullValue, errorf("Json path error: Invalid Json Path for value: %s at row: 0", p.S)
 		}
-		if hasWild(steps) || len(steps) == 0 {
-			return types.NullValue, errorf("In this situation, path expressions may not contain the * and ** tokens or an array range.")
+		if hasWild(steps) {
+			return types.NullValue, errorf("In this situation, path expressions may not contain the * and ** tokens or an array range, argument index: %d, row index: 0", i+1)
 		}
-		doc = doc.without(steps)
+		if len(steps) > 0 { // "$" removes nothing, as Doris's clone_without_path
+			doc = doc.without(steps)
+		}
 	}
 	return jsonValue(doc), nil
 }
