@@ -110,20 +110,25 @@ func (p *planner) planTable(from *sql.TableRef) (*source, error) {
 	if from.Alias != "" {
 		qual = from.Alias
 	}
+	// Hidden columns are addressable by name, as in Doris; only * leaves
+	// them out without show_hidden_columns.
 	show := p.s.ShowHidden()
 	var cols []expr.Column
+	hidden := make([]bool, 0, len(t.Columns))
 	for _, c := range t.Columns {
-		name := c.Name
-		if c.Hidden && !show {
-			name = "" // not addressable
-		}
-		cols = append(cols, expr.Column{Name: name, Table: qual, Type: c.Type})
+		cols = append(cols, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
+		hidden = append(hidden, c.Hidden && !show)
 	}
 	if from.VersionAsOf != nil || from.TimeAsOf != nil {
-		return p.planAsOf(from, t, cols)
+		src, err := p.planAsOf(from, t, cols)
+		if err != nil {
+			return nil, err
+		}
+		src.hidden = hidden
+		return src, nil
 	}
 	sc := &scanNode{t: t, columns: cols, alias: qual, rows: p.s.tableRowsEstimate(t)}
-	return &source{node: sc, hidden: make([]bool, len(cols)), tables: []*catalog.Table{t}, scans: []*scanNode{sc}}, nil
+	return &source{node: sc, hidden: hidden, tables: []*catalog.Table{t}, scans: []*scanNode{sc}}, nil
 }
 
 // planDerived plans a query read as a relation: its columns take the

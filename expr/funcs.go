@@ -65,11 +65,16 @@ const (
 	aDT                    // DATE/DATETIME kept; others cast to DATETIME(6)
 	aDate                  // DATE
 	aBool                  // BOOLEAN
+	aJSON                  // JSON and strings kept (JSON text); others cast to VARCHAR
 )
 
 func convertArg(c Compiled, k argKind) Compiled {
 	t := c.Type()
 	switch k {
+	case aJSON:
+		if t.Kind != types.JSON && !isString(t.Kind) && t.Kind != types.Null {
+			return &castNode{x: c, to: tVarchar}
+		}
 	case aStr:
 		if !isString(t.Kind) && t.Kind != types.Null {
 			return &castNode{x: c, to: tVarchar}

@@ -121,7 +121,6 @@ func init() {
 	register(spec{min: 1, max: 1, args: []argKind{aStr}, ret: fixedType(tString), fn: func(_ *Context, a []types.Value) (types.Value, error) {
 		return types.NewString(types.String, BitmapToString(a[0].S)), nil
 	}}.def(), "bitmap_to_string")
-	register(spec{min: 2, max: 2, args: []argKind{aStr}, ret: fixedType(tString), fn: jsonExtract}.def(), "json_extract", "jsonb_extract")
 }
 
 func concatWS(_ *Context, a []types.Value) (types.Value, error) {

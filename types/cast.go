@@ -1,7 +1,10 @@
 package types
 
 import (
+	"encoding/json"
+	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -40,6 +43,9 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 	case Date, DateTime, TimestampTZ:
 		return castToTemporal(v, to, loc)
 	case Char, Varchar, String:
+		if v.Kind == JSON {
+			return castJSONToString(v, to)
+		}
 		return Value{Kind: to.Kind, S: Format(v, loc)}, nil
 	case JSON:
 		return castToJSON(v, loc)
@@ -305,11 +311,10 @@ func castToJSON(v Value, loc *time.Location) (Value, error) {
 	case TinyInt, SmallInt, Int, BigInt, LargeInt, Decimal:
 		return Value{Kind: JSON, S: Format(v, loc)}, nil
 	case Float, Double:
-		s := Format(v, loc)
-		if _, err := strconv.ParseFloat(s, 64); err != nil || s == "NaN" || s == "Infinity" || s == "-Infinity" {
-			return Value{Kind: JSON, S: strconv.Quote(s)}, nil
+		if math.IsNaN(v.F) || math.IsInf(v.F, 0) {
+			return Value{Kind: JSON, S: strconv.Quote(Format(v, loc))}, nil
 		}
-		return Value{Kind: JSON, S: s}, nil
+		return Value{Kind: JSON, S: jsonNumber(v)}, nil
 	case Date, DateTime, TimestampTZ:
 		return Value{Kind: JSON, S: strconv.Quote(Format(v, loc))}, nil
 	}
@@ -327,7 +332,7 @@ func castFromJSON(v Value, to Type) (Value, error) {
 	case s == "true" || s == "false":
 		return Cast(NewBool(s == "true"), to, nil)
 	case len(s) > 0 && s[0] == '"':
-		u, err := strconv.Unquote(s)
+		u, err := unquoteJSON(s)
 		if err != nil {
 			return NullValue, invalidValue("can not cast json %s to %s", s, to)
 		}
@@ -355,4 +360,43 @@ func isPlainInt(s string) bool {
 		}
 	}
 	return true
+}
+
+// castJSONToString is Doris's cast of JSON to a string type: JSON null is
+// NULL, a JSON string is its unquoted text, anything else its JSON text.
+func castJSONToString(v Value, to Type) (Value, error) {
+	switch {
+	case v.S == "null":
+		return NullValue, nil
+	case len(v.S) > 0 && v.S[0] == '"':
+		u, err := unquoteJSON(v.S)
+		if err != nil {
+			return NullValue, invalidValue("can not cast json %s to %s", v.S, to)
+		}
+		return Value{Kind: to.Kind, S: u}, nil
+	}
+	return Value{Kind: to.Kind, S: v.S}, nil
+}
+
+// unquoteJSON decodes a JSON string token.
+func unquoteJSON(s string) (string, error) {
+	var u string
+	err := json.Unmarshal([]byte(s), &u)
+	return u, err
+}
+
+// jsonNumber is a finite FLOAT/DOUBLE as Doris writes it into JSONB: the
+// shortest digits that read back to the value, plain for exponents -5..15
+// and in e notation outside (1000000000, 1.2524337771678448e+19).
+func jsonNumber(v Value) string {
+	bits := 64
+	if v.Kind == Float {
+		bits = 32
+	}
+	e := strconv.FormatFloat(v.F, 'e', -1, bits)
+	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	if exp >= -5 && exp < 16 {
+		return strconv.FormatFloat(v.F, 'f', -1, bits)
+	}
+	return e
 }

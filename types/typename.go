@@ -114,8 +114,8 @@ func (t Type) String() string {
 // its parenthesised arguments, validating them with Doris's errors.
 //
 // As in Doris, integer, float and date types ignore arguments (INT(11) is
-// INT); DECIMAL without arguments is DECIMAL(38,9) while DECIMALV3 without
-// arguments is DECIMAL(9,0); DATETIME without arguments is DATETIME(0);
+// INT); DECIMAL and DECIMALV3 without arguments are DECIMAL(38,9) while
+// DECIMALV2 without arguments is DECIMAL(9,0) (Doris's DataType); DATETIME without arguments is DATETIME(0);
 // VARCHAR without a length is VARCHAR(65533) and CHAR is CHAR(1).
 func ParseType(name string, args []int) (Type, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
@@ -153,11 +153,9 @@ func parseDecimalType(name string, args []int) (Type, error) {
 	switch len(args) {
 	case 0:
 		switch name {
-		case "decimal":
+		case "decimal", "decimalv3":
 			p, s = 38, 9
-		case "decimalv2":
-			p, s = 27, 9
-		default:
+		default: // decimalv2: DecimalV2Type.CATALOG_DEFAULT_NOT_CONVERSION
 			p, s = 9, 0
 		}
 	case 1:
