@@ -214,6 +214,9 @@ func (s *Session) truncate(st *sql.Truncate) (*Result, error) {
 }
 
 func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
+	if res, ok, err := s.describeStream(tn); ok {
+		return res, err
+	}
 	t, err := s.ddlTable(tn)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,10 @@ func (s *Session) infoSchemaTable(name string) (*infoTable, bool) {
 		return s.infoTables(), true
 	case "columns":
 		return s.infoColumns(), true
+	case "table_streams":
+		return s.infoTableStreams(), true
+	case "table_stream_consumption":
+		return s.infoStreamConsumption(), true
 	}
 	return nil, false
 }

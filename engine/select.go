@@ -114,6 +114,9 @@ func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr
 }
 
 func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
+	if sm := s.streamRef(from); sm != nil {
+		return s.planStream(p, from, sm)
+	}
 	if from.Func == "" && from.Subquery == nil && !isInfoSchema(from.Table.DB) {
 		if t, err := s.lookupTable(from.Table); err == nil {
 			r := ttl.Read{

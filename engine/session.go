@@ -9,6 +9,7 @@ import (
 	"loadgw/binlog"
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/stream"
 	"loadgw/ttl"
 	"loadgw/types"
 )
@@ -41,6 +42,9 @@ type Session struct {
 	db   string
 	vars map[string]string
 	loc  *time.Location
+	// consuming collects, while an INSERT runs its query, the offsets the
+	// streams it reads move to when it commits; nil outside one.
+	consuming map[int64]*stream.Consumption
 }
 
 // NewSession starts a session whose current database is db ("" for none).
@@ -148,6 +152,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.createMaterializedView(st)
 	case *sql.BuildIndex:
 		return s.buildIndex(st)
+	case *sql.CreateStream, *sql.DropStream, *sql.ShowStreams, *sql.ShowCreateStream, *sql.AlterStreamComment:
+		return s.streamStmt(st)
 	}
 	return nil, errorf("Unsupported statement: %s", strings.TrimSpace(st.Source().Text(src)))
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
+	"loadgw/catalog"
 	"loadgw/storage"
 )
 
@@ -119,4 +121,17 @@ func (m *Manager) CommitTo(id int64, tso uint64, nowMs int64) error {
 		}
 		return nil
 	})
+}
+
+// ResetConsumption is what consuming s@reset() does: every partition read
+// (all of t's, or the PARTITION clause's) moves to upper.
+func ResetConsumption(s *Stream, t *catalog.Table, upper uint64, partitions []string) *Consumption {
+	if len(partitions) == 0 {
+		partitions = Units(t)
+	}
+	c := &Consumption{ID: s.ID, Upper: upper, Seen: map[string]Unit{}}
+	for _, p := range partitions {
+		c.Seen[strings.ToLower(p)] = s.Units[strings.ToLower(p)]
+	}
+	return c
 }
