@@ -188,7 +188,7 @@ func expandStars(items []sql.SelectItem, p *plan) ([]sql.SelectItem, error) {
 			out = append(out, it)
 			continue
 		}
-		if p.t == nil && p.feed == nil {
+		if p.t == nil && p.feed == nil && p.virtual == nil {
 			return nil, errorf("SELECT * must have a FROM clause")
 		}
 		for i, c := range p.scope.Columns {

@@ -140,15 +140,26 @@ func (m *Manager) Drop(id int64) error {
 	return nil
 }
 
-// DropDatabase removes the streams of database db (streams elsewhere on
-// its tables stay, as in Doris).
-func (m *Manager) DropDatabase(db string) error {
+// StageDropDatabase deletes the streams of database db in b, the batch
+// of the DROP DATABASE (streams elsewhere on its tables stay, as in
+// Doris); call PublishDropDatabase once b committed.
+func (m *Manager) StageDropDatabase(b *storage.Batch, db string) error {
 	for _, s := range m.List(db) {
-		if err := m.Drop(s.ID); err != nil {
-			return err
-		}
+		b.Delete(key(s.ID))
 	}
 	return nil
+}
+
+// PublishDropDatabase forgets the streams of database db.
+func (m *Manager) PublishDropDatabase(db string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, s := range m.byID {
+		if s.DB == db {
+			delete(m.byID, id)
+		}
+	}
+	m.notify()
 }
 
 // SetComment changes the comment of stream id.
