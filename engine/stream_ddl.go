@@ -106,12 +106,11 @@ func (s *Session) createStream(st *sql.CreateStream) (*Result, error) {
 	return execResult(err)
 }
 
-// streamUpper is the newest commit a stream statement starting now sees:
-// the reference TSO, or the newest published commit below it.
+// streamUpper is the offset of a stream created now (streamView).
 func (s *Session) streamUpper() uint64 {
-	ref := s.e.oracle.ReadTSO()
-	s.e.writer.WaitCommitted(ref + 1)
-	return min(ref, s.e.writer.Published())
+	snap, upper, _ := s.e.streamView()
+	snap.Close()
+	return upper
 }
 
 // lookupStream finds stream [db.]name; nil when there is none.

@@ -24,12 +24,20 @@ func (s *Session) streamRef(from *sql.TableRef) *stream.Stream {
 	return s.lookupStream(from.Table)
 }
 
-// streamView is the snapshot a stream statement reads and the newest
-// commit it shows, taken together so no commit falls between them.
-func (e *Engine) streamView() (*storage.Snapshot, uint64) {
+// streamView is the snapshot a stream statement reads, its upper bound
+// and its reference TSO, taken under the writer's lock so no commit falls
+// between them. The upper bound is the newest TSO every commit at or
+// below which the snapshot shows and no later commit can take: the
+// reference TSO less one (a commit in the reference's millisecond may
+// still take the reference itself), or the newest commit when that is
+// higher. Offsets move to it, so an idle table's stream stays at "now"
+// rather than at its last write.
+func (e *Engine) streamView() (snap *storage.Snapshot, upper, ref uint64) {
 	e.writer.Lock()
 	defer e.writer.Unlock()
-	return e.db.NewSnapshot(), e.writer.Published()
+	ref = e.oracle.ReadTSO()
+	upper = max(e.writer.Published(), ref-1)
+	return e.db.NewSnapshot(), upper, ref
 }
 
 // planStream binds a read of stream sm — its pending changes, s@reset()
@@ -51,9 +59,8 @@ func (s *Session) planStream(p *plan, from *sql.TableRef, sm *stream.Stream) err
 	if t == nil {
 		return errorf("Unknown base table '%s'", sm.BaseName)
 	}
-	ref := s.e.oracle.ReadTSO()
-	var upper uint64
-	p.snap, upper = s.e.streamView()
+	var upper, ref uint64
+	p.snap, upper, ref = s.e.streamView()
 	ctx := s.evalContext()
 	sc := s.newScanner(t, p.snap, ctx.Now)
 	image := func(fn func(row []types.Value) (bool, error)) error { return sc.scan(sc.rc.Prefix(), fn) }

@@ -109,13 +109,14 @@ func (m *Manager) Reload(cs map[int64]*Consumption) {
 	}
 }
 
-// CommitTo moves every partition of stream id whose offset is below tso
-// up to tso (the HTTP consumer's commit of the last TSO it processed);
-// offsets at or past tso stay, so repeating a commit changes nothing.
-func (m *Manager) CommitTo(id int64, tso uint64, nowMs int64) error {
+// CommitTo moves every partition in parts (lower case) of stream id whose
+// offset is below tso up to tso (the HTTP consumer's commit of the last
+// TSO it processed); offsets at or past tso stay, so repeating a commit
+// changes nothing.
+func (m *Manager) CommitTo(id int64, parts []string, tso uint64, nowMs int64) error {
 	return m.change(id, func(s *Stream) error {
-		for p, u := range s.Units {
-			if u.Initial || u.Offset < tso {
+		for _, p := range parts {
+			if u := s.Units[p]; u.Initial || u.Offset < tso {
 				s.Units[p] = Unit{Offset: tso, ConsumedAt: nowMs}
 			}
 		}
