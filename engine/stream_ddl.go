@@ -190,7 +190,6 @@ func (s *Session) showCreateStream(st *sql.ShowCreateStream) (*Result, error) {
 	return res, nil
 }
 
-
 func boolText(b bool) string {
 	if b {
 		return "true"
