@@ -48,3 +48,30 @@ func LatestTSOs(r Reader, t *catalog.Table, rc *catalog.RowCodec, upper uint64, 
 	}
 	return out, nil
 }
+
+// WindowEnd bounds a read of t's change records after TSO from up to
+// upper so that it holds at most maxRecords records without splitting a
+// commit: it returns the last TSO to read and whether records beyond it
+// were left out. A first commit larger than maxRecords is read whole.
+func WindowEnd(r Reader, t *catalog.Table, from, upper uint64, maxRecords int) (end uint64, more bool, n int, err error) {
+	if from >= upper {
+		return upper, false, 0, nil
+	}
+	it, err := r.NewIter(Key(nil, t.ID, from+1, 0), Key(nil, t.ID, upper+1, 0))
+	if err != nil {
+		return 0, false, 0, err
+	}
+	defer it.Close()
+	var cur uint64
+	for ok := it.First(); ok; ok = it.Next() {
+		ts, _ := KeyTSO(it.Key())
+		if ts != cur {
+			if n >= maxRecords && cur != 0 {
+				return cur, true, n, nil
+			}
+			cur = ts
+		}
+		n++
+	}
+	return upper, false, n, nil
+}
