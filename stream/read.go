@@ -173,12 +173,13 @@ func (rd *Read) Columns() []binlog.Column {
 // Consumption is what consuming this read does to the stream's offsets.
 func (rd *Read) Consumption() *Consumption { return rd.cons }
 
-// The change type values, shared so rows do not allocate them.
-var changeTypes = map[int64]types.Value{
-	int64(binlog.IncrAppend):       types.NewString(types.String, binlog.IncrAppend.String()),
-	int64(binlog.IncrDelete):       types.NewString(types.String, binlog.IncrDelete.String()),
-	int64(binlog.IncrUpdateBefore): types.NewString(types.String, binlog.IncrUpdateBefore.String()),
-	int64(binlog.IncrUpdateAfter):  types.NewString(types.String, binlog.IncrUpdateAfter.String()),
+// changeTypes are the change type values by binlog.IncrOp, shared so rows
+// do not allocate them.
+var changeTypes = [...]types.Value{
+	binlog.IncrAppend:       types.NewString(types.String, binlog.IncrAppend.String()),
+	binlog.IncrDelete:       types.NewString(types.String, binlog.IncrDelete.String()),
+	binlog.IncrUpdateBefore: types.NewString(types.String, binlog.IncrUpdateBefore.String()),
+	binlog.IncrUpdateAfter:  types.NewString(types.String, binlog.IncrUpdateAfter.String()),
 }
 
 // Read streams the rows to fn until fn returns false or an error: first
@@ -196,7 +197,11 @@ func (rd *Read) Read(fn func(row []types.Value) (bool, error)) error {
 		stop := false
 		err := g.Read(func(row []types.Value) (bool, error) {
 			copy(out[:n], row[:n])
-			out[n] = changeTypes[row[n].I]
+			op := row[n].I
+			if op < 0 || op >= int64(len(changeTypes)) {
+				panic("BUG: change operation out of range")
+			}
+			out[n] = changeTypes[op]
 			out[n+1], out[n+2] = row[n+1], row[n+2]
 			more, err := fn(out)
 			stop = !more
@@ -211,7 +216,7 @@ func (rd *Read) Read(fn func(row []types.Value) (bool, error)) error {
 
 var (
 	initialSeq = types.NewInt(types.BigInt, -1)
-	appendType = changeTypes[int64(binlog.IncrAppend)]
+	appendType = changeTypes[binlog.IncrAppend]
 )
 
 // readImage passes the current rows of the initial partitions as APPEND
