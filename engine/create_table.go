@@ -44,7 +44,7 @@ func (s *Session) addTable(db string, t *catalog.Table, ifNotExists bool) (*Resu
 		if !ok {
 			return errorf("Unknown database '%s'", db)
 		}
-		if _, exists := d.Tables[t.Name]; exists {
+		if _, exists := d.Tables[t.Name]; exists || s.e.streams.Lookup(db, t.Name) != nil {
 			if ifNotExists {
 				return errSkip
 			}
