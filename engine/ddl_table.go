@@ -255,7 +255,7 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 // showColumns is SHOW [FULL] COLUMNS FROM t: Doris's ShowColumnsCommand,
 // with the internal type spelling and YES/NO flags.
 func (s *Session) showColumns(st *sql.ShowColumns) (*Result, error) {
-	t, err := s.ddlTable(st.Table)
+	t, err := s.columnsOf(st.Table)
 	if err != nil {
 		return nil, err
 	}

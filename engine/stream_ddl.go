@@ -248,3 +248,32 @@ func (s *Session) describeStream(tn sql.TableName) (*Result, bool, error) {
 	}
 	return res, true, nil
 }
+
+// columnsOf is the table whose visible columns SHOW COLUMNS lists for
+// tn: the table, or a stream's base table (a stream's columns are its
+// base table's visible columns).
+func (s *Session) columnsOf(tn sql.TableName) (*catalog.Table, error) {
+	t, err := s.ddlTable(tn)
+	if err == nil {
+		return t, nil
+	}
+	if sm := s.lookupStream(tn); sm != nil {
+		if bt := s.e.tableByID(sm.TableID); bt != nil {
+			return bt, nil
+		}
+		return nil, errorf("Unknown base table '%s'", sm.BaseName)
+	}
+	return nil, err
+}
+
+// eachTableOrStream visits every table (eachTable), then every stream
+// whose base table exists, with the stream's database and name: the
+// sources information_schema.columns lists.
+func (s *Session) eachTableOrStream(fn func(t *catalog.Table, db, name string)) {
+	s.eachTable(func(t *catalog.Table) { fn(t, t.DB, t.Name) })
+	for _, sm := range s.e.streams.List("") {
+		if t := s.e.tableByID(sm.TableID); t != nil {
+			fn(t, sm.DB, sm.Name)
+		}
+	}
+}

@@ -35,7 +35,7 @@ func TestConsumeConflict(t *testing.T) {
 	if err := m.Create(&Stream{DB: "d", Name: "s2", TableID: 1, Units: map[string]Unit{"p1": {Offset: 10}}}); err != nil {
 		t.Fatal(err)
 	}
-	s1, s2 := m.Lookup("d", "s"), m.Lookup("d", "S2")
+	s1, s2 := m.Lookup("d", "s"), m.Lookup("d", "s2")
 	read := func(st *Stream, upper uint64, parts ...string) map[int64]*Consumption {
 		c := &Consumption{ID: st.ID, Upper: upper, Seen: map[string]Unit{}}
 		for _, p := range parts {

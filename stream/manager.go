@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"loadgw/storage"
@@ -56,8 +55,8 @@ func put(b *storage.Batch, s *Stream) error {
 	return nil
 }
 
-// Lookup returns a copy of stream name of database db (names compare
-// case-insensitively, as tables do), or nil.
+// Lookup returns a copy of stream name of database db (names are case
+// sensitive, as table names), or nil.
 func (m *Manager) Lookup(db, name string) *Stream {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -69,7 +68,7 @@ func (m *Manager) Lookup(db, name string) *Stream {
 
 func (m *Manager) find(db, name string) *Stream {
 	for _, s := range m.byID {
-		if s.DB == db && strings.EqualFold(s.Name, name) {
+		if s.DB == db && s.Name == name {
 			return s
 		}
 	}
