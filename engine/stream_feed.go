@@ -61,6 +61,15 @@ func (e *Engine) OpenChanges(db, name string, maxRows int) (*ChangeFeed, error) 
 			from = min(from, u.Offset)
 		}
 	}
+	// Expired records are not read: count from the first retained one.
+	retained, err := binlog.Retained(snap, t, ref)
+	if err != nil {
+		snap.Close()
+		return nil, err
+	}
+	if retained > 0 && from < retained-1 {
+		from = retained - 1
+	}
 	end, more, n, err := binlog.WindowEnd(snap, t, from, upper, maxRows)
 	if err != nil {
 		snap.Close()

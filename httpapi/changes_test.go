@@ -133,3 +133,31 @@ func TestChangeFeed(t *testing.T) {
 		t.Fatalf("auth: %s", body)
 	}
 }
+
+// TestChangeFeedInitialRows: the first batch of a min_delta stream with
+// show_initial_rows is the table's rows as APPEND with tso -1; after its
+// commit the feed is incremental, updates with their before image.
+func TestChangeFeedInitialRows(t *testing.T) {
+	srv := newTestServer(t)
+	post(t, srv, "information_schema", `{"stmt": "CREATE DATABASE db"}`)
+	for _, stmt := range []string{
+		`CREATE TABLE t (id BIGINT, v VARCHAR(8)) UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1 PROPERTIES (\"enable_unique_key_merge_on_write\" = \"true\", \"binlog.enable\" = \"true\", \"binlog.format\" = \"ROW\", \"binlog.need_historical_value\" = \"true\")`,
+		`INSERT INTO t VALUES (1, 'a'), (2, 'b')`,
+		`CREATE STREAM s ON TABLE t PROPERTIES (\"show_initial_rows\" = \"true\")`,
+		`INSERT INTO t VALUES (2, 'b2')`,
+	} {
+		if out := post(t, srv, "db", `{"stmt": "`+stmt+`"}`); strings.Contains(out, `"code": 1`) {
+			t.Fatalf("%s: %s", stmt, out)
+		}
+	}
+	rows, cp := getChanges(t, srv, "wait=0s")
+	if len(rows) != 2 || rows[0].Op != "APPEND" || rows[0].TSO != -1 || rows[1].Row["v"] != "b2" {
+		t.Fatalf("initial image: %+v", rows)
+	}
+	commitChanges(t, srv, cp.Checkpoint)
+	post(t, srv, "db", `{"stmt": "INSERT INTO t VALUES (1, 'a2'), (1, 'a3')"}`)
+	rows, _ = getChanges(t, srv, "wait=0s")
+	if len(rows) != 1 || rows[0].Op != "UPDATE_AFTER" || rows[0].Row["v"] != "a3" || rows[0].Before["v"] != "a" {
+		t.Fatalf("incremental: %+v", rows)
+	}
+}

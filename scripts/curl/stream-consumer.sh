@@ -5,8 +5,10 @@
 # records T with its output, then POSTs {"tso": T} to .../_commit.
 # If the commit is lost (a crash, a network error), the next batch delivers
 # the same changes again; the rows whose "tso" is at or below the
-# checkpoint recorded in $STATE are dropped, so each change is processed
-# exactly once. Without $STATE the consumer is at-least-once.
+# checkpoint recorded in $STATE are dropped (and the initial image of a
+# show_initial_rows stream, "tso":-1, once a checkpoint was processed), so
+# each change is processed exactly once. Without $STATE the consumer is
+# at-least-once.
 # Usage: HOST=127.0.0.1:8030 DB=demo STREAM=orders_feed [FOLLOW=1] [STATE=file] ./stream-consumer.sh
 set -euo pipefail
 HOST=${HOST:-127.0.0.1:8030}
@@ -40,7 +42,9 @@ while :; do
       [[ $line == '{"op":'* ]] || continue
       tso=${line#*'"tso":'}
       tso=${tso%%,*}
-      ((tso > processed)) && process "$line"
+      # tso -1 marks the initial image of a show_initial_rows stream: it
+      # comes before any checkpoint was processed.
+      if ((tso > processed)) || ((tso < 0 && processed == 0)); then process "$line"; fi
     done <<<"$batch"
   fi
   processed=$checkpoint
