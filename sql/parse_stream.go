@@ -1,5 +1,7 @@
 package sql
 
+import "strings"
+
 // createStream parses the rest of CREATE [OR REPLACE] STREAM after CREATE
 // [OR REPLACE].
 func (p *parser) createStream(orReplace bool) Statement {
@@ -7,7 +9,7 @@ func (p *parser) createStream(orReplace bool) Statement {
 	s := &CreateStream{OrReplace: orReplace, IfNotExists: p.acceptKws("IF", "NOT", "EXISTS")}
 	s.Name = p.tableName()
 	p.expectKw("ON", "TABLE")
-	s.Table = p.tableName()
+	s.Table = p.streamBaseName()
 	s.Comment = p.optComment()
 	s.Properties = p.optProperties()
 	return s
@@ -68,4 +70,18 @@ func (p *parser) rawScanArgs(sp *ScanParams) {
 		}
 		p.next()
 	}
+}
+
+// streamBaseName parses [internal.][db.]table: SHOW CREATE STREAM names
+// the base table with Doris's internal catalog, so its output runs again.
+func (p *parser) streamBaseName() TableName {
+	tn := p.tableName()
+	if tn.DB != "" && p.isOp(".") {
+		if !strings.EqualFold(tn.DB, "internal") {
+			p.unsupported("a base table in catalog " + tn.DB)
+		}
+		p.next()
+		tn = TableName{DB: tn.Name, Name: p.ident()}
+	}
+	return tn
 }

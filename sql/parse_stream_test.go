@@ -9,6 +9,7 @@ func TestParseStreamStatements(t *testing.T) {
 		"CREATE STREAM s ON TABLE t",
 		"CREATE STREAM IF NOT EXISTS `d`.`s` ON TABLE `d2`.`t` COMMENT 'c' PROPERTIES (\"type\" = \"min_delta\", \"show_initial_rows\" = \"true\")",
 		"CREATE OR REPLACE STREAM s ON TABLE t PROPERTIES (\"type\" = \"detail\")",
+		"CREATE STREAM s ON TABLE internal.db.t",
 		"DROP STREAM IF EXISTS s FORCE",
 		"SHOW STREAMS FROM d LIKE 's%'",
 		"SHOW CREATE STREAM d.s",
@@ -35,6 +36,13 @@ func TestParseStreamStatements(t *testing.T) {
 	sp := stmts[0].(*Select).From.ScanParams
 	if !sp.HasRaw || sp.Raw != "`x`" {
 		t.Fatalf("raw args = %q", sp.Raw)
+	}
+	stmts, err := Parse("CREATE STREAM s ON TABLE INTERNAL.db.t")
+	if err != nil || stmts[0].(*CreateStream).Table != (TableName{DB: "db", Name: "t"}) {
+		t.Fatalf("catalog-qualified base table: %v %+v", err, stmts)
+	}
+	if _, err := Parse("CREATE STREAM s ON TABLE hive.db.t"); err == nil {
+		t.Fatal("an external catalog was accepted")
 	}
 	stmts, _ = Parse("CREATE OR REPLACE STREAM s ON TABLE t")
 	if !stmts[0].(*CreateStream).OrReplace {
