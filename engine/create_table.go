@@ -44,7 +44,8 @@ func (s *Session) addTable(db string, t *catalog.Table, ifNotExists bool) (*Resu
 		if !ok {
 			return errorf("Unknown database '%s'", db)
 		}
-		if _, exists := d.Tables[t.Name]; exists || s.e.streams.Lookup(db, t.Name) != nil {
+		_, isView := d.Views[t.Name]
+		if _, exists := d.Tables[t.Name]; exists || isView || s.e.streams.Lookup(db, t.Name) != nil {
 			if ifNotExists {
 				return errSkip
 			}

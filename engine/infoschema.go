@@ -42,6 +42,8 @@ func (s *Session) infoSchemaTable(name string) (*infoTable, bool) {
 		return s.infoTableStreams(), true
 	case "table_stream_consumption":
 		return s.infoStreamConsumption(), true
+	case "views":
+		return s.infoViews(), true
 	}
 	return nil, false
 }
@@ -97,6 +99,7 @@ func (s *Session) infoTables() *infoTable {
 			types.NullValue, str(""), str(t.Comment),
 		})
 	})
+	it.rows = append(it.rows, s.viewTableRows()...)
 	return it
 }
 

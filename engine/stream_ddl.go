@@ -74,7 +74,8 @@ func (s *Session) createStream(st *sql.CreateStream) (*Result, error) {
 	if _, ok := s.e.cat.Database(db); !ok {
 		return nil, errorf("Unknown database '%s'", db)
 	}
-	if _, err := s.e.cat.Table(db, st.Name.Name); err == nil || s.e.streams.Lookup(db, st.Name.Name) != nil {
+	_, isView := s.e.cat.View(db, st.Name.Name)
+	if _, err := s.e.cat.Table(db, st.Name.Name); err == nil || isView || s.e.streams.Lookup(db, st.Name.Name) != nil {
 		if st.IfNotExists {
 			return &Result{}, nil
 		}

@@ -13,15 +13,18 @@ import (
 )
 
 // streamRef returns the stream a FROM item names, or nil: a name that is
-// a table stays a table.
-func (s *Session) streamRef(from *sql.TableRef) *stream.Stream {
-	if from.Func != "" || from.Subquery != nil || isInfoSchema(from.Table.DB) {
+// a table or a WITH name stays what it is.
+func (p *planner) streamRef(from *sql.TableRef) *stream.Stream {
+	if from.Join != nil || from.Func != "" || from.Subquery != nil || isInfoSchema(from.Table.DB) {
 		return nil
 	}
-	if _, err := s.lookupTable(from.Table); err == nil {
+	if from.Table.DB == "" && p.ctes.find(from.Table.Name) != nil {
 		return nil
 	}
-	return s.lookupStream(from.Table)
+	if _, err := p.s.lookupTable(from.Table); err == nil {
+		return nil
+	}
+	return p.s.lookupStream(from.Table)
 }
 
 // streamView is the snapshot a stream statement reads, its upper bound
@@ -40,57 +43,87 @@ func (e *Engine) streamView() (snap *storage.Snapshot, upper, ref uint64) {
 	return e.db.NewSnapshot(), upper, ref
 }
 
+// streamsView returns the statement's snapshot, the upper bound of its
+// stream reads and its reference TSO. Every stream, change feed and table
+// of one statement reads the one snapshot. When a change feed took the
+// statement's view first, streams read up to its published TSO, which
+// that snapshot is known to show.
+func (st *stmtCtx) streamsView() (snap *storage.Snapshot, upper, ref uint64) {
+	if !st.view {
+		if st.snap != nil {
+			st.snap.Close()
+		}
+		st.snap, upper, st.ref = st.s.e.streamView()
+		st.published, st.view = upper, true
+	}
+	return st.snap, st.published, st.ref
+}
+
+// errConsumeThroughView refuses an INSERT that would consume a stream read
+// inside a view: the view's text, not the statement, names the stream.
+func errConsumeThroughView(name string) error {
+	return errorf("Table stream %s cannot be consumed through a view; read the stream directly in the INSERT", name)
+}
+
 // planStream binds a read of stream sm — its pending changes, s@reset()
-// (the current image) or s@snapshot() (the image at its offsets) — as the
-// statement's source. Inside an INSERT the read is recorded so that the
-// commit moves the stream's offsets (not for @snapshot()).
-func (s *Session) planStream(p *plan, from *sql.TableRef, sm *stream.Stream) error {
+// (the current image) or s@snapshot() (the image at its offsets) — as a
+// source of the statement. Inside an INSERT the read is recorded so that
+// the commit moves the stream's offsets (not for @snapshot()); every read
+// of one statement, in joins, WITH, subqueries or set operations, records
+// into the same consumption.
+func (p *planner) planStream(from *sql.TableRef, sm *stream.Stream) (*source, error) {
+	s := p.s
 	mode := ""
 	if from.ScanParams != nil {
 		mode = from.ScanParams.Name
 		switch {
 		case mode != "snapshot" && mode != "reset":
-			return errorf("Invalid param type for olap table stream")
+			return nil, errorf("Invalid param type for olap table stream")
 		case strings.TrimSpace(from.ScanParams.Raw) != "":
-			return errorf("%s does not accept parameters", mode)
+			return nil, errorf("%s does not accept parameters", mode)
 		}
 	}
 	t := s.e.tableByID(sm.TableID)
 	if t == nil {
-		return errorf("Unknown base table '%s'", sm.BaseName)
+		return nil, errorf("Unknown base table '%s'", sm.BaseName)
 	}
-	var upper, ref uint64
-	p.snap, upper, ref = s.e.streamView()
-	ctx := s.evalContext()
-	sc := s.newScanner(t, p.snap, ctx.Now)
+	if mode != "snapshot" && s.consuming != nil && p.st.views > 0 {
+		return nil, errConsumeThroughView(sm.Name)
+	}
+	snap, upper, ref := p.st.streamsView()
+	ctx := p.st.ctx
+	sc := s.newScanner(t, snap, ctx.Now)
 	image := func(fn func(row []types.Value) (bool, error)) error { return sc.scan(sc.rc.Prefix(), fn) }
 	qual := sm.Name
 	if from.Alias != "" {
 		qual = from.Alias
 	}
+	out := &source{}
+	n := &feedNode{label: "STREAM " + sm.Name}
 	var cons *stream.Consumption
 	switch mode {
 	case "":
-		rd, err := stream.Open(p.snap, stream.ReadSpec{
+		rd, err := stream.Open(snap, stream.ReadSpec{
 			Stream: sm, Table: t, Codec: sc.rc, Upper: upper, Ref: ref, Partitions: from.Partitions,
 			Image: image, Now: ctx.Now, Loc: s.loc,
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		show := s.ShowHidden()
 		for _, c := range rd.Columns() {
-			p.scope.Columns = append(p.scope.Columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
-			p.starHidden = append(p.starHidden, c.Hidden && !show)
+			n.columns = append(n.columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
+			out.hidden = append(out.hidden, c.Hidden && !show)
 		}
-		p.feed, cons = rd.Read, rd.Consumption()
+		n.read, cons = rd.Read, rd.Consumption()
 	case "reset":
-		s.imageScope(p, t, qual)
+		n.label += "@reset()"
+		n.columns, out.hidden = s.imageColumns(t, qual)
 		keep, err := partitionFilter(t, from.Partitions)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		p.feed = func(fn func(row []types.Value) (bool, error)) error {
+		n.read = func(fn func(row []types.Value) (bool, error)) error {
 			return image(func(row []types.Value) (bool, error) {
 				if keep != nil && !keep(row) {
 					return true, nil
@@ -100,31 +133,35 @@ func (s *Session) planStream(p *plan, from *sql.TableRef, sm *stream.Stream) err
 		}
 		cons = stream.ResetConsumption(sm, t, upper, from.Partitions)
 	case "snapshot":
-		s.imageScope(p, t, qual)
+		n.label += "@snapshot()"
+		n.columns, out.hidden = s.imageColumns(t, qual)
 		feed, err := s.snapshotFeed(sm, t, sc, ref, upper, from.Partitions)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		p.feed = feed
+		n.read = feed
 	}
 	if cons != nil && s.consuming != nil {
 		stream.Merge(s.consuming, cons)
 	}
-	return nil
+	out.node = n
+	out.feeds = []*feedNode{n}
+	return out, nil
 }
 
-// imageScope binds the base table's columns as the source, as a plain
-// read of the table does (hidden ones only with show_hidden_columns).
-func (s *Session) imageScope(p *plan, t *catalog.Table, qual string) {
+// imageColumns are the base table's columns as a source, as a plain read
+// of the table binds them (hidden ones only with show_hidden_columns).
+func (s *Session) imageColumns(t *catalog.Table, qual string) ([]expr.Column, []bool) {
 	show := s.ShowHidden()
+	var cols []expr.Column
 	for _, c := range t.Columns {
 		name := c.Name
 		if c.Hidden && !show {
 			name = ""
 		}
-		p.scope.Columns = append(p.scope.Columns, expr.Column{Name: name, Table: qual, Type: c.Type})
-		p.starHidden = append(p.starHidden, false)
+		cols = append(cols, expr.Column{Name: name, Table: qual, Type: c.Type})
 	}
+	return cols, make([]bool, len(cols))
 }
 
 // partitionFilter keeps the rows of the named partitions of t; nil keeps

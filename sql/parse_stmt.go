@@ -23,7 +23,7 @@ func (p *parser) statement() Statement {
 
 func (p *parser) statementBody() Statement {
 	switch {
-	case p.isKw("SELECT") || p.isOp("("):
+	case p.isKw("SELECT") || p.isOp("(") || p.isKw("WITH"):
 		return p.query()
 	case p.isKw("INSERT"):
 		return p.insert()
@@ -42,6 +42,9 @@ func (p *parser) statementBody() Statement {
 		if p.isKwN(1, "DATABASE") {
 			return p.alterDatabase()
 		}
+		if p.isKwN(1, "VIEW") {
+			return p.alterView()
+		}
 		return p.alterTable()
 	case p.isKw("TRUNCATE"):
 		return p.truncate()
@@ -58,8 +61,6 @@ func (p *parser) statementBody() Statement {
 		return p.explain()
 	case p.isKw("BUILD"):
 		return p.buildIndex()
-	case p.isKwN(0, "WITH"):
-		p.unsupported("WITH (common table expressions)")
 	}
 	p.mismatch()
 	return nil
@@ -85,6 +86,8 @@ func (p *parser) create() Statement {
 		return p.createIndex()
 	case p.isKw("MATERIALIZED"):
 		return p.createMaterializedView()
+	case p.isKw("VIEW") || p.isKw("OR"):
+		return p.createView()
 	}
 	p.noViable(start)
 	return nil
@@ -114,6 +117,8 @@ func (p *parser) drop() Statement {
 		return p.dropMaterializedView()
 	case p.acceptKw("STREAM"):
 		return p.dropStream()
+	case p.acceptKw("VIEW"):
+		return &DropView{IfExists: p.acceptKws("IF", "EXISTS"), Name: p.tableName()}
 	}
 	p.noViable(start)
 	return nil
@@ -190,6 +195,8 @@ func (p *parser) show() Statement {
 		return p.showStreams()
 	case !full && p.acceptKws("CREATE", "STREAM"):
 		return &ShowCreateStream{Name: p.tableName()}
+	case !full && p.acceptKws("CREATE", "VIEW"):
+		return &ShowCreateView{Name: p.tableName()}
 	case !full && p.acceptKws("CREATE", "TABLE"):
 		return &ShowCreateTable{Table: p.tableName()}
 	case !full && (p.isKw("PARTITIONS") || p.isKw("TEMPORARY")):
