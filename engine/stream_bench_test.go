@@ -84,6 +84,16 @@ func BenchmarkStreamConsume(b *testing.B) {
 		b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
 	b.Run("min_delta", func(b *testing.B) { benchConsume(b, e, sess, t.ID, stream.MinDelta) })
+	// The same consumption through a hash join with a 100,000-row
+	// dimension table (every change finds its row): the stream is the
+	// probe side, the dimension the build side.
+	benchExec(b, sess, "CREATE TABLE dim (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) "+
+		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1")`)
+	benchLoad(b, e, "bench", "dim", 100_000, func(i int) (int64, int32, string) { return int64(i), int32(i), "dim" })
+	b.Run("min_delta_join", func(b *testing.B) {
+		benchConsumeQuery(b, e, sess, t.ID, stream.MinDelta, 100_000,
+			"INSERT INTO sink SELECT x.k, x.v, d.s FROM %s x JOIN dim d ON x.k = d.k")
+	})
 	// 500,000 inserts into a Duplicate Key table, one APPEND row each.
 	benchExec(b, sess, "CREATE TABLE d (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
 		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1", "binlog.enable" = "true", "binlog.format" = "ROW")`)
@@ -98,20 +108,27 @@ func BenchmarkStreamConsume(b *testing.B) {
 // benchConsume consumes a fresh stream of type typ on table tableID into
 // sink per iteration; the stream has no offset, so it reads every change.
 func benchConsume(b *testing.B, e *Engine, sess *Session, tableID int64, typ stream.Type) {
-	const n = 500_000
-	i := 0
+	benchConsumeQuery(b, e, sess, tableID, typ, 500_000, "INSERT INTO sink SELECT k, v, s FROM %s")
+}
+
+// benchStreamSeq numbers the streams benchmarks create.
+var benchStreamSeq int
+
+// benchConsumeQuery is benchConsume with the INSERT q (%s: the stream),
+// which writes n rows.
+func benchConsumeQuery(b *testing.B, e *Engine, sess *Session, tableID int64, typ stream.Type, n int64, q string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		i++
-		name := fmt.Sprintf("s_%s_%d", strings.ToLower(typ.String()), i)
+		benchStreamSeq++ // fresh names across sub-benchmarks and their reruns
+		name := fmt.Sprintf("s_%s_%d", strings.ToLower(typ.String()), benchStreamSeq)
 		// A stream with no offset reads every retained change.
 		if err := e.streams.Create(&stream.Stream{DB: "bench", Name: name, TableID: tableID, Type: typ, Units: map[string]stream.Unit{}}); err != nil {
 			b.Fatal(err)
 		}
 		benchExec(b, sess, "TRUNCATE TABLE sink")
 		b.StartTimer()
-		res := benchExec(b, sess, "INSERT INTO sink SELECT k, v, s FROM "+name)
+		res := benchExec(b, sess, fmt.Sprintf(q, name))
 		if res.Affected != n {
 			b.Fatalf("inserted %d rows, want %d", res.Affected, n)
 		}
