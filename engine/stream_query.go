@@ -116,6 +116,7 @@ func (p *planner) planStream(from *sql.TableRef, sm *stream.Stream) (*source, er
 			out.hidden = append(out.hidden, c.Hidden && !show)
 		}
 		n.read, cons = rd.Read, rd.Consumption()
+		n.t, n.project = t, rd.Project
 	case "reset":
 		n.label += "@reset()"
 		n.columns, out.hidden = s.imageColumns(t, qual)

@@ -170,6 +170,15 @@ func (rd *Read) Columns() []binlog.Column {
 		binlog.Column{Name: LSNCol, Type: types.Type{Kind: types.BigInt}, Hidden: true})
 }
 
+// Project limits the decoding of change records to the table columns
+// need marks (by table column index); the others read as zero values. The
+// initial image is not projected.
+func (rd *Read) Project(need []bool) {
+	for _, g := range rd.groups {
+		g.Project(need)
+	}
+}
+
 // Consumption is what consuming this read does to the stream's offsets.
 func (rd *Read) Consumption() *Consumption { return rd.cons }
 
