@@ -25,6 +25,9 @@ type stmtCtx struct {
 	snap      *storage.Snapshot
 	// views counts view expansions, which bounds views over views.
 	views int
+	// lookups holds the name resolution of scopes whose columns are not
+	// all named (see semiScope), for subqueries bound in them.
+	lookups map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int)
 }
 
 func (s *Session) newStmt() *stmtCtx { return &stmtCtx{s: s, ctx: s.evalContext()} }
@@ -178,13 +181,20 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 			return nil, err
 		}
 	}
+	aggregating := len(q.GroupBy) > 0 || hasAggregate(q)
+	orig := q // names the scans must decode, subqueries included
+	if !aggregating && q.From != nil {
+		if q, err = p.scalarItems(src, q); err != nil {
+			return nil, err
+		}
+	}
 	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
-	src.prune(q)
+	src.prune(orig)
 	items, err := expandStars(q.Items, pl)
 	if err != nil {
 		return nil, err
 	}
-	if len(q.GroupBy) > 0 || hasAggregate(q) {
+	if aggregating {
 		if err := p.s.planAggregate(pl, q, items); err != nil {
 			return nil, err
 		}
@@ -204,6 +214,10 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	}
 	return &queryPlan{root: finishBlock(pl, src.node, items), out: pl.outCols}, nil
 }
+
+// maxTopN is the largest ORDER BY ... LIMIT kept in a heap; larger limits
+// sort their whole input.
+const maxTopN = 100_000
 
 // finishBlock stacks aggregation, HAVING, the select list, DISTINCT, ORDER
 // BY and LIMIT over the block's source.
@@ -229,7 +243,10 @@ func finishBlock(pl *plan, n relNode, items []sql.SelectItem) relNode {
 	if pl.distinct {
 		n = &distinctNode{child: n, width: len(pl.outs)}
 	}
-	if len(pl.order) > 0 {
+	switch {
+	case len(pl.order) > 0 && pl.limit != nil && pl.limit.Count+pl.limit.Offset <= maxTopN:
+		n = &topNNode{child: n, order: pl.order, n: pl.limit.Count + pl.limit.Offset, texts: orderTexts(pl.order, cols)}
+	case len(pl.order) > 0:
 		n = &sortNode{child: n, order: pl.order, texts: orderTexts(pl.order, cols)}
 	}
 	if pl.limit != nil {

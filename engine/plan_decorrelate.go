@@ -181,7 +181,7 @@ func (p *planner) semiScope(lcols, rcols []expr.Column) *expr.Scope {
 	}
 	cols = append(cols, rcols...)
 	up := p.outer.resolver()
-	return &expr.Scope{Columns: cols, Subquery: p.bindSubquery, Outer: func(ref *expr.ColumnRef) (expr.Compiled, bool, error) {
+	sc := &expr.Scope{Columns: cols, Subquery: p.bindSubquery, Outer: func(ref *expr.ColumnRef) (expr.Compiled, bool, error) {
 		if c, i := lookupScope(&expr.Scope{Columns: lcols}, ref); c != nil {
 			return expr.ColumnSlot(i, c.Type), true, nil
 		}
@@ -190,6 +190,18 @@ func (p *planner) semiScope(lcols, rcols []expr.Column) *expr.Scope {
 		}
 		return up(ref)
 	}}
+	// A subquery inside the condition sees the subquery's columns first,
+	// then the block's, at their places in the joined row.
+	if p.st.lookups == nil {
+		p.st.lookups = map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int){}
+	}
+	p.st.lookups[sc] = func(ref *expr.ColumnRef) (*expr.Column, int) {
+		if c, i := lookupScope(&expr.Scope{Columns: rcols}, ref); c != nil {
+			return c, len(lcols) + i
+		}
+		return lookupScope(&expr.Scope{Columns: lcols}, ref)
+	}
+	return sc
 }
 
 // classify reports whether e names columns of the subquery (inner) and

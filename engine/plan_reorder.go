@@ -70,7 +70,7 @@ func (p *planner) planInnerJoins(from *sql.TableRef, where expr.Expr) (*source, 
 		if _, err := expr.Bind(where, p.scope(all, "FILTER")); err != nil {
 			return nil, nil, err
 		}
-		for _, c := range conjuncts(where, nil) {
+		for _, c := range factorOr(conjuncts(where, nil)) {
 			if hasSubquery(c) {
 				rest = append(rest, c)
 			} else {
@@ -78,6 +78,7 @@ func (p *planner) planInnerJoins(from *sql.TableRef, where expr.Expr) (*source, 
 			}
 		}
 	}
+	conds = factorOr(conds)
 	jo := &joinOrder{p: p, rels: rels}
 	conds, err := jo.pushSingle(conds)
 	if err != nil {

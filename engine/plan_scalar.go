@@ -6,6 +6,7 @@ import (
 
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/types"
 )
 
 // scalarJoins rewrites the correlated scalar subqueries of conjunct c that
@@ -35,11 +36,22 @@ func (p *planner) scalarJoins(src *source, c expr.Expr) (expr.Expr, error) {
 
 // scalarJoin plans one subquery as a grouped derived table joined to src;
 // ok is false when it does not fit.
-func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (*expr.ColumnRef, bool, error) {
+func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (expr.Expr, bool, error) {
 	q := sq.Query.(*sql.Select)
 	if q.Set != nil || q.With != nil || q.From == nil || q.Limit != nil || len(q.GroupBy) > 0 ||
-		q.Having != nil || q.Distinct || len(q.Items) != 1 || !hasAggregate(q) || q.Where == nil || countsRows(q.Items[0].Expr) {
+		q.Having != nil || q.Distinct || len(q.Items) != 1 || !hasAggregate(q) || q.Where == nil {
 		return nil, false, nil
+	}
+	// count over no rows is 0, not the NULL of an unmatched left join: a
+	// bare count() is read as ifnull(value, 0); other uses of count stay
+	// per row.
+	bareCount := false
+	if countsRows(q.Items[0].Expr) {
+		c, ok := q.Items[0].Expr.(*expr.Call)
+		if !ok || !strings.EqualFold(c.Name, "count") {
+			return nil, false, nil
+		}
+		bareCount = true
 	}
 	p.s.resolveVars(q)
 	probe, err := p.planFrom(q.From)
@@ -115,7 +127,12 @@ func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (*expr.ColumnRef, b
 	for range cols {
 		src.hidden = append(src.hidden, true)
 	}
-	return &expr.ColumnRef{P: sq.P, Table: qual, Name: "__v"}, true, nil
+	ref := &expr.ColumnRef{P: sq.P, Table: qual, Name: "__v"}
+	if bareCount {
+		zero := &expr.Literal{P: sq.P, Val: types.NewInt(types.BigInt, 0), Type: types.Type{Kind: types.BigInt}}
+		return &expr.Call{P: sq.P, Name: "ifnull", Args: []expr.Expr{ref, zero}}, true, nil
+	}
+	return ref, true, nil
 }
 
 // countsRows reports whether e calls count, whose value over no rows is 0,
@@ -191,4 +208,33 @@ func mapExpr(e expr.Expr, fn func(expr.Expr) expr.Expr) expr.Expr {
 		e = &n
 	}
 	return fn(e)
+}
+
+// scalarItems applies scalarJoins to the select list of a block that does
+// not aggregate: SELECT k, (SELECT sum(x) FROM r WHERE r.k = t.k) FROM t
+// reads r once. Items keep the names they had.
+func (p *planner) scalarItems(src *source, q *sql.Select) (*sql.Select, error) {
+	var items []sql.SelectItem
+	for i, it := range q.Items {
+		if !hasSubquery(it.Expr) {
+			continue
+		}
+		e, err := p.scalarJoins(src, it.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if e == it.Expr {
+			continue
+		}
+		if items == nil {
+			items = append([]sql.SelectItem(nil), q.Items...)
+		}
+		items[i] = sql.SelectItem{Expr: e, Alias: itemName(it)}
+	}
+	if items == nil {
+		return q, nil
+	}
+	cp := *q
+	cp.Items = items
+	return &cp, nil
 }

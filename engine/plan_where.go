@@ -16,7 +16,7 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 	if _, err := expr.Bind(where, p.scope(src.node.cols(), "FILTER")); err != nil {
 		return nil, err
 	}
-	return p.planConjuncts(src, conjuncts(where, nil))
+	return p.planConjuncts(src, factorOr(conjuncts(where, nil)))
 }
 
 // planConjuncts places bound-checked WHERE conjuncts (see planWhere).
@@ -333,4 +333,96 @@ func (n *andNode) Eval(row []types.Value, ctx *expr.Context) (types.Value, error
 		return types.NewBool(false), err
 	}
 	return types.NewBool(true), nil
+}
+
+// factorOr pulls the conjuncts every branch of an OR shares out of it, as
+// Nereids' ExtractCommonFactor does: (a = b AND x) OR (a = b AND y) is
+// a = b AND (x OR y), which makes a = b a join key instead of leaving a
+// nested loop. An OR whose branch has nothing left is TRUE and goes away.
+func factorOr(conjs []expr.Expr) []expr.Expr {
+	var out []expr.Expr
+	for _, c := range conjs {
+		b, ok := c.(*expr.Binary)
+		if !ok || b.Op != "OR" {
+			out = append(out, c)
+			continue
+		}
+		branches := disjuncts(c, nil)
+		parts := make([][]expr.Expr, len(branches))
+		for i, br := range branches {
+			parts[i] = conjuncts(br, nil)
+		}
+		var common []expr.Expr
+		for _, cand := range parts[0] {
+			key := strings.ToLower(expr.String(cand))
+			inAll := true
+			for _, p := range parts[1:] {
+				if !containsText(p, key) {
+					inAll = false
+					break
+				}
+			}
+			if inAll && !containsText(common, key) && !hasSubquery(cand) {
+				common = append(common, cand)
+			}
+		}
+		if len(common) == 0 {
+			out = append(out, c)
+			continue
+		}
+		out = append(out, common...)
+		if orHasTrueBranch(parts, common) {
+			continue
+		}
+		var rest expr.Expr
+		for _, p := range parts {
+			var left []expr.Expr
+			for _, x := range p {
+				if !containsText(common, strings.ToLower(expr.String(x))) {
+					left = append(left, x)
+				}
+			}
+			if br := andAll(left); rest == nil {
+				rest = br
+			} else {
+				rest = &expr.Binary{P: rest.Pos(), Op: "OR", L: rest, R: br}
+			}
+		}
+		out = append(out, rest)
+	}
+	return out
+}
+
+// orHasTrueBranch reports whether some branch consists of common conjuncts
+// only.
+func orHasTrueBranch(parts [][]expr.Expr, common []expr.Expr) bool {
+	for _, p := range parts {
+		all := true
+		for _, x := range p {
+			if !containsText(common, strings.ToLower(expr.String(x))) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+func containsText(list []expr.Expr, key string) bool {
+	for _, x := range list {
+		if strings.ToLower(expr.String(x)) == key {
+			return true
+		}
+	}
+	return false
+}
+
+func disjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
+	if b, ok := e.(*expr.Binary); ok && b.Op == "OR" {
+		return disjuncts(b.R, disjuncts(b.L, out))
+	}
+	return append(out, e)
 }

@@ -301,33 +301,36 @@ func distinctRows(rows [][]types.Value, n int) [][]types.Value {
 }
 
 func sortRows(rows [][]types.Value, order []orderSpec) {
-	slices.SortStableFunc(rows, func(a, b []types.Value) int {
-		for _, o := range order {
-			x, y := a[o.col], b[o.col]
-			var c int
-			switch {
-			case x.IsNull() && y.IsNull():
-				continue
-			case x.IsNull():
-				if o.nullsFirst {
-					return -1
-				}
-				return 1
-			case y.IsNull():
-				if o.nullsFirst {
-					return 1
-				}
+	slices.SortStableFunc(rows, func(a, b []types.Value) int { return compareRows(a, b, order) })
+}
+
+// compareRows orders two rows by the ORDER BY specs.
+func compareRows(a, b []types.Value, order []orderSpec) int {
+	for _, o := range order {
+		x, y := a[o.col], b[o.col]
+		var c int
+		switch {
+		case x.IsNull() && y.IsNull():
+			continue
+		case x.IsNull():
+			if o.nullsFirst {
 				return -1
-			default:
-				c = types.Compare(x, y)
 			}
-			if o.desc {
-				c = -c
+			return 1
+		case y.IsNull():
+			if o.nullsFirst {
+				return 1
 			}
-			if c != 0 {
-				return c
-			}
+			return -1
+		default:
+			c = types.Compare(x, y)
 		}
-		return 0
-	})
+		if o.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
 }

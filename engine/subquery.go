@@ -14,11 +14,19 @@ import (
 // which the subquery expression sets before each run of its plan.
 type outerFrame struct {
 	cols []expr.Column
-	cell *[]types.Value
-	up   *outerFrame
+	// lookup, when set, resolves names instead of a search of cols (a
+	// semi join's condition, whose row holds the block's columns unnamed).
+	lookup func(ref *expr.ColumnRef) (*expr.Column, int)
+	cell   *[]types.Value
+	up     *outerFrame
 	// used is set when a name of the subquery resolved here: the subquery
 	// is correlated and runs once per outer row.
 	used *bool
+	// refs lists the slots of this frame's row the subquery reads; deep
+	// is set when it also reads a frame further out. Without deep, the
+	// values at refs decide the subquery's result, which Eval memoizes.
+	refs *[]int
+	deep *bool
 }
 
 // resolver resolves names against the frames, innermost first.
@@ -28,12 +36,24 @@ func (f *outerFrame) resolver() expr.OuterFunc {
 	}
 	return func(ref *expr.ColumnRef) (expr.Compiled, bool, error) {
 		for fr := f; fr != nil; fr = fr.up {
-			c, idx := lookupScope(&expr.Scope{Columns: fr.cols}, ref)
+			var c *expr.Column
+			var idx int
+			if fr.lookup != nil {
+				c, idx = fr.lookup(ref)
+			} else {
+				c, idx = lookupScope(&expr.Scope{Columns: fr.cols}, ref)
+			}
 			if c == nil {
 				continue
 			}
 			for g := f; g != fr.up; g = g.up {
 				*g.used = true
+				if g != fr && g.deep != nil {
+					*g.deep = true
+				}
+			}
+			if fr.refs != nil {
+				*fr.refs = append(*fr.refs, idx)
 			}
 			return &outerRef{cell: fr.cell, idx: idx, t: c.Type}, true, nil
 		}
@@ -61,14 +81,14 @@ func (p *planner) bindSubquery(sq *expr.Subquery, scope *expr.Scope, bindX func(
 		return nil, fmt.Errorf("BUG: subquery holds %T", sq.Query)
 	}
 	cell := new([]types.Value)
-	used := new(bool)
+	used, deep, refs := new(bool), new(bool), new([]int)
 	np := *p
-	np.outer = &outerFrame{cols: scope.Columns, cell: cell, up: p.outer, used: used}
+	np.outer = &outerFrame{cols: scope.Columns, lookup: p.st.lookups[scope], cell: cell, up: p.outer, used: used, refs: refs, deep: deep}
 	qp, err := np.planQuery(q)
 	if err != nil {
 		return nil, err
 	}
-	n := &subqueryNode{st: p.st, plan: qp.root, cell: cell, correlated: used, op: sq.Op, not: sq.Not, text: sq.Text}
+	n := &subqueryNode{st: p.st, refs: refs, deep: deep, plan: qp.root, cell: cell, correlated: used, op: sq.Op, not: sq.Not, text: sq.Text}
 	switch sq.Op {
 	case "":
 		if len(qp.out) != 1 {
@@ -100,6 +120,10 @@ func (p *planner) bindSubquery(sq *expr.Subquery, scope *expr.Scope, bindX func(
 // uncorrelated subquery runs once per statement and keeps its result.
 type subqueryNode struct {
 	st         *stmtCtx
+	refs       *[]int
+	deep       *bool
+	memo       map[string]*subqueryResult
+	key        []byte
 	plan       relNode
 	cell       *[]types.Value
 	correlated *bool
@@ -111,17 +135,51 @@ type subqueryNode struct {
 	x, inKey expr.Compiled
 	keyType  types.Type
 
-	done   bool
+	done bool
+	subqueryResult
+}
+
+// subqueryResult is what one run of a subquery's plan found.
+type subqueryResult struct {
 	scalar types.Value
 	exists bool
 	set    map[string]struct{}
 	hasNul bool
 }
 
+// maxMemo bounds the results a correlated subquery keeps per statement.
+const maxMemo = 100_000
+
 func (n *subqueryNode) Type() types.Type { return n.t }
 func (n *subqueryNode) IsConst() bool    { return false }
 
 func (n *subqueryNode) Eval(row []types.Value, ctx *expr.Context) (types.Value, error) {
+	if *n.correlated && !*n.deep {
+		// The outer values the plan reads decide its result.
+		n.key = n.key[:0]
+		for _, i := range *n.refs {
+			n.key = storage.AppendKey(n.key, row[i], types.TypeOf(row[i]))
+		}
+		if r, ok := n.memo[string(n.key)]; ok {
+			n.subqueryResult = *r
+			return n.result(row, ctx)
+		}
+		saved := *n.cell
+		*n.cell = row
+		err := n.compute(ctx)
+		*n.cell = saved
+		if err != nil {
+			return types.NullValue, err
+		}
+		if n.memo == nil {
+			n.memo = map[string]*subqueryResult{}
+		}
+		if len(n.memo) < maxMemo {
+			r := n.subqueryResult
+			n.memo[string(n.key)] = &r
+		}
+		return n.result(row, ctx)
+	}
 	if *n.correlated || !n.done {
 		saved := *n.cell
 		*n.cell = row
@@ -132,6 +190,11 @@ func (n *subqueryNode) Eval(row []types.Value, ctx *expr.Context) (types.Value, 
 		}
 		n.done = true
 	}
+	return n.result(row, ctx)
+}
+
+// result is the expression's value for row from the last computed result.
+func (n *subqueryNode) result(row []types.Value, ctx *expr.Context) (types.Value, error) {
 	switch n.op {
 	case "":
 		return n.scalar, nil

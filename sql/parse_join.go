@@ -15,16 +15,25 @@ func (p *parser) fromClause() *TableRef {
 func (p *parser) joinedRef() *TableRef {
 	r := p.tableRef()
 	for {
+		start := p.peek()
 		kind, ok := p.joinKind()
 		if !ok {
 			return r
 		}
 		j := &Join{Kind: kind, Left: r, Right: p.tableRef()}
+		crit := p.peek()
 		switch {
 		case p.acceptKw("ON"):
 			j.On = p.expr()
 		case p.acceptKw("USING"):
 			j.Using = p.identList()
+		}
+		// Doris's LogicalPlanBuilder refuses these after parsing.
+		if kind == CrossJoin && (j.On != nil || j.Using != nil) {
+			p.fail(errAt(crit, "Cross join can't be used with ON clause"))
+		}
+		if kind != CrossJoin && kind != InnerJoin && j.On == nil && j.Using == nil {
+			p.fail(errAt(start, "on mustn't be empty except for cross/inner join"))
 		}
 		r = &TableRef{P: r.P, Join: j}
 	}
