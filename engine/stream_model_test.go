@@ -16,7 +16,8 @@ import (
 
 // TestStreamModel runs random writes (multi-row upserts with repeated
 // keys, deletes) on a merge-on-write table with before images, between
-// random consumptions of three streams into sinks, with restarts, and
+// random consumptions of three streams into sinks (the min_delta one in
+// several relational forms, consumeMD), with restarts, and
 // checks after each consumption that
 //
 //   - a min_delta stream applied with the delete sign keeps its sink equal
@@ -26,6 +27,28 @@ import (
 //     with show_initial_rows the table as of its first consumption),
 //
 // so no change is lost or consumed twice, whatever the batch boundaries.
+// consumeMD lists equivalent consumptions of the min_delta stream md into
+// sink: read directly, and through the relational planner (a join with
+// every key, WITH, a derived table, a UNION ALL of two reads of md).
+var consumeMD = []string{
+	`INSERT INTO sink (k, v, __DORIS_DELETE_SIGN__) SELECT k, v,
+		CASE WHEN __DORIS_STREAM_CHANGE_TYPE_COL__ = 'DELETE' THEN 1 ELSE 0 END
+		FROM md WHERE __DORIS_STREAM_CHANGE_TYPE_COL__ != 'UPDATE_BEFORE'`,
+	`INSERT INTO sink (k, v, __DORIS_DELETE_SIGN__) SELECT m.k, m.v,
+		CASE WHEN m.__DORIS_STREAM_CHANGE_TYPE_COL__ = 'DELETE' THEN 1 ELSE 0 END
+		FROM dim JOIN md m ON dim.k = m.k WHERE m.__DORIS_STREAM_CHANGE_TYPE_COL__ != 'UPDATE_BEFORE'`,
+	`INSERT INTO sink (k, v, __DORIS_DELETE_SIGN__)
+		WITH c AS (SELECT k, v, __DORIS_STREAM_CHANGE_TYPE_COL__ AS ct FROM md)
+		SELECT k, v, CASE WHEN ct = 'DELETE' THEN 1 ELSE 0 END FROM c WHERE ct != 'UPDATE_BEFORE'`,
+	`INSERT INTO sink (k, v, __DORIS_DELETE_SIGN__) SELECT x.k, x.v, x.d FROM (SELECT k, v,
+		CASE WHEN __DORIS_STREAM_CHANGE_TYPE_COL__ = 'DELETE' THEN 1 ELSE 0 END AS d, __DORIS_STREAM_CHANGE_TYPE_COL__ AS ct FROM md) x
+		WHERE x.ct != 'UPDATE_BEFORE'`,
+	`INSERT INTO sink (k, v, __DORIS_DELETE_SIGN__)
+		SELECT k, v, 1 FROM md WHERE __DORIS_STREAM_CHANGE_TYPE_COL__ = 'DELETE'
+		UNION ALL
+		SELECT k, v, 0 FROM md WHERE __DORIS_STREAM_CHANGE_TYPE_COL__ IN ('APPEND', 'UPDATE_AFTER')`,
+}
+
 func TestStreamModel(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		dir, err := os.MkdirTemp("", "stream-model")
@@ -57,6 +80,8 @@ func TestStreamModel(t *testing.T) {
 		exec(`CREATE TABLE sink (k INT, v INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1`)
 		exec(`CREATE TABLE audit (seq BIGINT, lsn BIGINT, k INT, v INT, op VARCHAR(16)) DUPLICATE KEY(seq) DISTRIBUTED BY HASH(seq) BUCKETS 1`)
 		exec(`CREATE TABLE appended (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1`)
+		exec(`CREATE TABLE dim (k INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1`)
+		exec(`INSERT INTO dim VALUES (0), (1), (2), (3), (4), (5), (6)`)
 		initial := rapid.Bool().Draw(rt, "initial")
 		if initial {
 			exec("INSERT INTO t VALUES (1, 1), (2, 2)")
@@ -114,9 +139,7 @@ func TestStreamModel(t *testing.T) {
 			case 4:
 				switch rapid.IntRange(0, 2).Draw(rt, "stream") {
 				case 0:
-					exec(`INSERT INTO sink (k, v, __DORIS_DELETE_SIGN__) SELECT k, v,
-						CASE WHEN __DORIS_STREAM_CHANGE_TYPE_COL__ = 'DELETE' THEN 1 ELSE 0 END
-						FROM md WHERE __DORIS_STREAM_CHANGE_TYPE_COL__ != 'UPDATE_BEFORE'`)
+					exec(consumeMD[rapid.IntRange(0, len(consumeMD)-1).Draw(rt, "form")])
 					if got, want := table("SELECT k, v FROM sink"), table("SELECT k, v FROM t"); !maps.Equal(got, want) {
 						rt.Fatalf("min_delta sink %v, table %v", got, want)
 					}
