@@ -1,8 +1,6 @@
 package binlog
 
 import (
-	"bytes"
-
 	"loadgw/storage"
 	"loadgw/types"
 )
@@ -22,8 +20,10 @@ type netChange struct {
 // minDelta folds the window's records per key into the net change between
 // the key's state at the window's start and at its end.
 func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, error)) error {
-	index := map[string]int{}
+	index := newKeyIndex()
 	var changes []netChange
+	var mem arena
+	keyAt := func(i int32) []byte { return changes[i].keyPart }
 	held := 0 // bytes the fold keeps, roughly
 	for ok := it.First(); ok; ok = it.Next() {
 		rec, err := DecodeRecord(it.Value())
@@ -31,18 +31,22 @@ func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, e
 			return err
 		}
 		ts, lsn := KeyTSO(it.Key())
-		i, seen := index[string(rec.KeyPart)]
+		i, seen := index.find(rec.KeyPart, keyAt)
 		if !seen {
-			i = len(changes)
-			index[string(rec.KeyPart)] = i
-			changes = append(changes, netChange{keyPart: bytes.Clone(rec.KeyPart), firstOp: rec.Op, startImage: bytes.Clone(rec.Before)})
+			i = int32(len(changes))
+			changes = append(changes, netChange{keyPart: mem.copy(rec.KeyPart), firstOp: rec.Op, startImage: mem.copy(rec.Before)})
+			index.add(rec.KeyPart, i)
 			if held += 2*len(rec.KeyPart) + len(rec.Before) + len(rec.After) + 96; held > maxFoldBytes {
 				return errorf("MIN_DELTA INCR query folds more than %d MB of changed rows; narrow the window with startTimestamp and endTimestamp", maxFoldBytes>>20)
 			}
 		}
 		ch := &changes[i]
 		ch.lastOp, ch.lastTSO, ch.lastLSN = rec.Op, ts, lsn
-		ch.endImage = append(ch.endImage[:0], rec.After...)
+		if len(rec.After) <= cap(ch.endImage) {
+			ch.endImage = append(ch.endImage[:0], rec.After...)
+		} else {
+			ch.endImage = mem.copy(rec.After)
+		}
 	}
 	out := make([]types.Value, c.l.width)
 	for i := range changes {

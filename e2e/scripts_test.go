@@ -28,6 +28,10 @@ var scriptWants = map[string][]string{
 		`[0,1,"created",100.00,null,null]`, `[1,1,"paid",100.00,"created",100.00]`, `[2,1,"paid",100.00,"paid",100.00]`,
 		`[0,1,"created",150.00,null,null]`, `[1,1,"shipped",150.00,"created",150.00]`, `[0,2,"created",20.00,null,null]`,
 		`[1,"shipped",150.00,0]`, `[2,"created",20.00,0]`},
+	"change-feed.sh": {`[1,"created","UPDATE_BEFORE"]`, `[2,"created","DELETE"]`, `[1,"paid",100.00]`, `[3,"created",300.00]`,
+		`["orders_sync",true,true]`, `{"op":"UPDATE_AFTER"`, `"before":{"order_id":1,"status":"created","amount":100.00}`,
+		`{"op":"DELETE"`, `"rows":3,"more":false}`, `"code":0,"data":{"tso":`, `[0]`},
+	"stream-consumer.sh": {`"code":0,"data":{"tso":`},
 	"row-ttl.sh": {`[2,"persistent"]`, `[3,"live"]`, `[4,"omitted"]`, `[3,2]`,
 		`"Status": "Success"`, `"NumberLoadedRows": 2`, `[10,"stream-live"]`, `[1,10]`},
 }

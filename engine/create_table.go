@@ -45,7 +45,7 @@ func (s *Session) addTable(db string, t *catalog.Table, ifNotExists bool) (*Resu
 			return errorf("Unknown database '%s'", db)
 		}
 		_, isView := d.Views[t.Name]
-		if _, exists := d.Tables[t.Name]; exists || isView {
+		if _, exists := d.Tables[t.Name]; exists || isView || s.e.streams.Lookup(db, t.Name) != nil {
 			if ifNotExists {
 				return errSkip
 			}

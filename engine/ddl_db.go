@@ -113,8 +113,11 @@ func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 		if s.db == st.Name {
 			s.db = ""
 		}
-		return nil
+		return s.e.streams.StageDropDatabase(tx.Batch, st.Name)
 	})
+	if err == nil {
+		s.e.streams.PublishDropDatabase(st.Name)
+	}
 	return execResult(err)
 }
 

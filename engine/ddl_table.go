@@ -217,6 +217,9 @@ func (s *Session) truncate(st *sql.Truncate) (*Result, error) {
 }
 
 func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
+	if res, ok, err := s.describeStream(tn); ok {
+		return res, err
+	}
 	if v, ok, _ := s.lookupView(tn); ok {
 		return s.describeView(v)
 	}
@@ -258,7 +261,7 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 // showColumns is SHOW [FULL] COLUMNS FROM t: Doris's ShowColumnsCommand,
 // with the internal type spelling and YES/NO flags.
 func (s *Session) showColumns(st *sql.ShowColumns) (*Result, error) {
-	t, err := s.ddlTable(st.Table)
+	t, err := s.columnsOf(st.Table)
 	if err != nil {
 		return nil, err
 	}

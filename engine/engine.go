@@ -13,6 +13,7 @@ import (
 	"loadgw/catalog"
 	"loadgw/clock"
 	"loadgw/storage"
+	"loadgw/stream"
 	"loadgw/tso"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -47,6 +48,7 @@ type Engine struct {
 	cat     *catalog.Catalog
 	oracle  *tso.Oracle
 	writer  *upsert.Writer
+	streams *stream.Manager
 	clock   clock.Clock
 	codecMu sync.Mutex
 	codecs  map[*catalog.Table]*catalog.RowCodec
@@ -91,15 +93,21 @@ func Open(dir string, opts Options) (*Engine, error) {
 		db.Close()
 		return nil, err
 	}
+	streams, err := stream.OpenManager(db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
 	e := &Engine{
-		opts:   opts,
-		db:     db,
-		cat:    cat,
-		oracle: oracle,
-		writer: upsert.NewWriter(db, oracle),
-		clock:  opts.Clock,
-		codecs: map[*catalog.Table]*catalog.RowCodec{},
-		spill:  spillDir,
+		opts:    opts,
+		db:      db,
+		cat:     cat,
+		oracle:  oracle,
+		writer:  upsert.NewWriter(db, oracle),
+		streams: streams,
+		clock:   opts.Clock,
+		codecs:  map[*catalog.Table]*catalog.RowCodec{},
+		spill:   spillDir,
 	}
 	return e, nil
 }

@@ -38,6 +38,10 @@ func (s *Session) infoSchemaTable(name string) (*infoTable, bool) {
 		return s.infoTables(), true
 	case "columns":
 		return s.infoColumns(), true
+	case "table_streams":
+		return s.infoTableStreams(), true
+	case "table_stream_consumption":
+		return s.infoStreamConsumption(), true
 	case "views":
 		return s.infoViews(), true
 	}
@@ -110,7 +114,7 @@ func (s *Session) infoColumns() *infoTable {
 		col("PRIVILEGES", varcharType), col("COLUMN_COMMENT", varcharType),
 	}}
 	keyName := map[catalog.KeysType]string{catalog.DupKeys: "DUP", catalog.UniqueKeys: "UNI", catalog.AggKeys: "AGG"}
-	s.eachTable(func(t *catalog.Table) {
+	s.eachTableOrStream(func(t *catalog.Table, db, name string) {
 		pos := int64(0)
 		for _, c := range t.Columns {
 			if c.Hidden {
@@ -143,7 +147,7 @@ func (s *Session) infoColumns() *infoTable {
 				extra = "auto_increment"
 			}
 			it.rows = append(it.rows, []types.Value{
-				str("internal"), str(t.DB), str(t.Name), str(c.Name), types.NewInt(types.BigInt, pos), def,
+				str("internal"), str(db), str(name), str(c.Name), types.NewInt(types.BigInt, pos), def,
 				str(null), str(dataTypeName(c.Type)), charLen, charLen, prec, scale, dtPrec,
 				types.NullValue, types.NullValue, str(c.Type.String()), str(key), str(extra), str("SELECT,INSERT,UPDATE,REFERENCES"), str(c.Comment),
 			})

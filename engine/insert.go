@@ -10,6 +10,7 @@ import (
 	"loadgw/expr"
 	"loadgw/mapping"
 	"loadgw/sql"
+	"loadgw/stream"
 	"loadgw/ttl"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -37,6 +38,8 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, mappingError(err)
 	}
+	s.consuming = map[int64]*stream.Consumption{}
+	defer func() { s.consuming = nil }()
 	rows, err := s.insertRows(st, b, len(m.Inputs()), ctx)
 	if err != nil {
 		return nil, err
@@ -45,6 +48,9 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 		return nil, mappingError(err)
 	}
 	if len(rows) == 0 {
+		if err := s.consumeStreams(); err != nil {
+			return nil, err
+		}
 		return &Result{}, nil
 	}
 	alloc := func(col int, n int64) (int64, error) { return s.e.writer.AllocAutoInc(t, t.Columns[col], n) }
@@ -55,8 +61,9 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if m.Update() != mapping.Upsert {
 		partial = &upsert.Partial{NewKeyError: strings.EqualFold(s.Var("partial_update_new_key_behavior"), "ERROR"), Now: s.e.clock.Now(), Loc: s.loc}
 	}
-	info, err := s.commitInsert(t, st.Label, upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: m.Provided()})
+	info, err := s.commitInsert(t, st.Label, upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: m.Provided(), Extra: s.stageStreams()})
 	if err != nil {
+		s.e.streams.Reload(s.consuming)
 		return nil, err
 	}
 	return &Result{Affected: int64(len(rows)), Info: info}, nil

@@ -45,7 +45,17 @@ func (s *Session) commitInsert(t *catalog.Table, label string, in upsert.Rows) (
 	if err != nil {
 		return "", err
 	}
-	in.Extra = func(b *storage.Batch, tso uint64) error { return store.WriteCommit(b, txn, tso) }
+	// The txn record joins the commit's batch beside what the caller adds
+	// (the offsets of the streams an INSERT consumes).
+	more := in.Extra
+	in.Extra = func(b *storage.Batch, tso uint64) error {
+		if more != nil {
+			if err := more(b, tso); err != nil {
+				return err
+			}
+		}
+		return store.WriteCommit(b, txn, tso)
+	}
 	if _, err := s.e.writer.Commit(in); err != nil {
 		store.WriteFailed(txn)
 		_ = store.Abort(txn.ID, err.Error())

@@ -26,6 +26,9 @@ func (p *planner) planFrom(from *sql.TableRef) (*source, error) {
 }
 
 func (p *planner) planFromKind(from *sql.TableRef) (*source, error) {
+	if sm := p.streamRef(from); sm != nil {
+		return p.planStream(from, sm)
+	}
 	switch {
 	case from.Join != nil:
 		return p.planJoin(from.Join)

@@ -10,6 +10,7 @@ import (
 	"loadgw/binlog"
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/stream"
 	"loadgw/ttl"
 	"loadgw/types"
 )
@@ -50,6 +51,9 @@ type Session struct {
 	// reqCtx is the context of the request running statements now (see
 	// ExecuteContext); nil outside one.
 	reqCtx context.Context
+	// consuming collects, while an INSERT runs its query, the offsets the
+	// streams it reads move to when it commits; nil outside one.
+	consuming map[int64]*stream.Consumption
 }
 
 // NewSession starts a session whose current database is db ("" for none).
@@ -173,6 +177,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showTableStatus(st)
 	case *sql.ShowTransaction:
 		return s.showTransaction(st)
+	case *sql.CreateStream, *sql.DropStream, *sql.ShowStreams, *sql.ShowCreateStream, *sql.AlterStreamComment:
+		return s.streamStmt(st)
 	case *sql.CreateView:
 		return s.createView(st, src)
 	case *sql.AlterView:

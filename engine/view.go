@@ -126,7 +126,12 @@ func (s *Session) createView(st *sql.CreateView, src string) (*Result, error) {
 		}
 		_, isTable := d.Tables[v.Name]
 		old, isView := d.Views[v.Name]
+		isStream := s.e.streams.Lookup(db, v.Name) != nil
 		switch {
+		case isStream && st.IfNotExists:
+			return errSkip
+		case isStream:
+			return errorf("Table '%s' already exists", v.Name)
 		case (isTable || isView) && st.IfNotExists:
 			return errSkip
 		case isTable && st.OrReplace:

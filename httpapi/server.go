@@ -108,6 +108,8 @@ func New(e *engine.Engine, opts Options) *Server {
 	r.Get("/api/health", s.handleHealth)
 	r.Get("/api/backends", s.auth(s.handleBackends))
 	r.Get("/api/{db}/{table}/_schema", s.auth(s.handleSchema))
+	r.Get("/api/{db}/{stream}/_changes", s.auth(s.handleChanges))
+	r.Post("/api/{db}/{stream}/_commit", s.auth(s.handleCommit))
 	r.Get("/api/{db}/get_load_state", s.auth(s.handleLoadState))
 	r.Put("/api/{db}/{table}/_stream_load", s.handleStreamLoad)
 	r.Put("/api/{db}/_stream_load_2pc", s.handle2PC)

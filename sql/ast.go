@@ -515,6 +515,10 @@ type TableRef struct {
 type ScanParams struct {
 	Name  string // lower case
 	Props []Property
+	// Raw is the text inside the parentheses of @snapshot(...) and
+	// @reset(...), which take no parameters (HasRaw is set for them).
+	Raw    string
+	HasRaw bool
 }
 
 // Update is UPDATE Table [[AS] alias] SET col = expr, ... [WHERE expr].

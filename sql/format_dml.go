@@ -95,7 +95,11 @@ func (w *writer) tableRef(r *TableRef) {
 	default:
 		w.p(tableName(r.Table))
 		if r.ScanParams != nil {
-			w.p("@", r.ScanParams.Name, propList(r.ScanParams.Props))
+			if r.ScanParams.HasRaw {
+				w.p("@", r.ScanParams.Name, "(", r.ScanParams.Raw, ")")
+			} else {
+				w.p("@", r.ScanParams.Name, propList(r.ScanParams.Props))
+			}
 		}
 		w.optExpr(" FOR VERSION AS OF ", r.VersionAsOf)
 		w.optExpr(" FOR TIME AS OF ", r.TimeAsOf)

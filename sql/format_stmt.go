@@ -45,7 +45,7 @@ func (w *writer) stmt(s Statement) {
 		}
 		w.stmt(s.Stmt)
 	default:
-		if !w.viewStmt(s) {
+		if !w.streamStmt(s) && !w.viewStmt(s) {
 			w.simpleStmt(s)
 		}
 	}

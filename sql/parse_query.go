@@ -241,7 +241,11 @@ func (p *parser) tableSource(r *TableRef) {
 	r.Table = p.tableName()
 	if p.acceptOp("@") {
 		sp := &ScanParams{Name: strings.ToLower(p.ident())}
-		sp.Props = p.propertyList()
+		if sp.Name == "snapshot" || sp.Name == "reset" {
+			p.rawScanArgs(sp)
+		} else {
+			sp.Props = p.propertyList()
+		}
 		r.ScanParams = sp
 	}
 	if p.acceptKw("FOR") {

@@ -36,6 +36,9 @@ func (p *parser) statementBody() Statement {
 	case p.isKw("DROP"):
 		return p.drop()
 	case p.isKw("ALTER"):
+		if p.isKwN(1, "STREAM") {
+			return p.alterStream()
+		}
 		if p.isKwN(1, "DATABASE") {
 			return p.alterDatabase()
 		}
@@ -69,6 +72,12 @@ func (p *parser) create() Statement {
 	start := p.i
 	p.next() // CREATE
 	switch {
+	case p.isKw("STREAM"):
+		return p.createStream(false)
+	case p.isKw("OR") && p.isKwN(1, "REPLACE") && p.isKwN(2, "STREAM"):
+		p.next()
+		p.next()
+		return p.createStream(true)
 	case p.isKw("TABLE") || p.isKw("EXTERNAL"):
 		return p.createTable()
 	case p.isKw("DATABASE") || p.isKw("SCHEMA"):
@@ -106,6 +115,8 @@ func (p *parser) drop() Statement {
 		return s
 	case p.acceptKws("MATERIALIZED", "VIEW"):
 		return p.dropMaterializedView()
+	case p.acceptKw("STREAM"):
+		return p.dropStream()
 	case p.acceptKw("VIEW"):
 		return &DropView{IfExists: p.acceptKws("IF", "EXISTS"), Name: p.tableName()}
 	}
@@ -183,6 +194,10 @@ func (p *parser) show() Statement {
 		return p.showColumns(full)
 	case !full && (p.acceptKws("CREATE", "DATABASE") || p.acceptKws("CREATE", "SCHEMA")):
 		return &ShowCreateDatabase{Name: p.ident()}
+	case !full && p.acceptKw("STREAMS"):
+		return p.showStreams()
+	case !full && p.acceptKws("CREATE", "STREAM"):
+		return &ShowCreateStream{Name: p.tableName()}
 	case !full && p.acceptKws("CREATE", "VIEW"):
 		return &ShowCreateView{Name: p.tableName()}
 	case !full && p.acceptKws("CREATE", "TABLE"):

@@ -299,6 +299,12 @@ func (i *Iter) SeekGE(key []byte) bool { return i.it.SeekGE(key) }
 // Next advances; it reports whether the iterator is still valid.
 func (i *Iter) Next() bool { return i.it.Next() }
 
+// Last positions the iterator at the last key; false when there is none.
+func (i *Iter) Last() bool { return i.it.Last() }
+
+// Prev moves to the previous key; false past the first.
+func (i *Iter) Prev() bool { return i.it.Prev() }
+
 // Valid reports whether the iterator is positioned at a key.
 func (i *Iter) Valid() bool { return i.it.Valid() }
 

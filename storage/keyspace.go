@@ -23,6 +23,7 @@ package storage
 //	m/                  (see below)           maintenance marks, one key or range per owner:
 //	  m/binlog_clean/   catalog/binlog.go       m/binlog_clean/ | table id → TSO below which cleanup removed change records
 //	  m/tso/window_end  tso/tso.go              the persisted TSO window end (physical ms)
+//	q/                  stream/stream.go      q/ | stream id → one Table Stream: definition and per-partition offsets (JSON)
 //	r                   catalog/rowcodec.go   r | table id | key columns | version suffix → one row version
 //	s/                  upsert/stage.go       s/ | txn id | row key prefix | sequence → one staged row;
 //	                                            s/ | txn id | 0x00 → the staged load's options
@@ -93,6 +94,8 @@ const (
 	PrefixBinlogClean = "m/binlog_clean/"
 	// KeyTSOWindow holds the persisted TSO window end.
 	KeyTSOWindow = "m/tso/window_end"
+	// PrefixStream holds the Table Streams, one key each.
+	PrefixStream = "q/"
 	// PrefixRows holds the row versions of every table.
 	PrefixRows = "r"
 	// PrefixStage holds the rows staged by loads larger than memory.

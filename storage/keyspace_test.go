@@ -8,7 +8,7 @@ import (
 
 // topPrefixes are the top-level entries of the key space, in byte order.
 var topPrefixes = []string{
-	PrefixAutoInc, PrefixBinlog, KeyCatalog, PrefixLoadHistory, PrefixLabels, PrefixMaintenance, PrefixRows, PrefixStage,
+	PrefixAutoInc, PrefixBinlog, KeyCatalog, PrefixLoadHistory, PrefixLabels, PrefixMaintenance, PrefixStream, PrefixRows, PrefixStage,
 }
 
 // TestKeyspaceOrder checks the orderings keyspace.go documents, so a change
