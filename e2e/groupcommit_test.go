@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,10 +19,7 @@ import (
 // load (or a group of loads) that was only partly written would leave a
 // key with a value no such replay gives.
 func TestGroupCommitKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "u")
 
 	var (

@@ -391,3 +391,13 @@ func runPointLookups(b *testing.B, clients, n int, newWorker func() func(k int64
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "q/s")
 }
+
+// startFreshServer starts the binary on an empty data directory with flags;
+// the test is skipped under -short.
+func startFreshServer(t *testing.T, flags ...string) *server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the loadgw binary")
+	}
+	return startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"), flags...)
+}

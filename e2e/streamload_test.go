@@ -360,10 +360,7 @@ func checkErrorURL(t *testing.T, r loadResult, prefix string, want []string) {
 // server after a SIGTERM that arrives during a third load, then commits one
 // by txn_id and aborts the other by label.
 func TestTwoPhaseCommitAcrossRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t", "f")
 
 	p1 := s.streamLoad("sl", "t", strings.NewReader("1,a\n2,b\n"), "label:p1", "two_phase_commit:true", "column_separator:,")
@@ -473,10 +470,7 @@ func stopDuringLoad(t *testing.T, s *server) {
 // pre-committed one and a committed one both survive, and the committed
 // label stays used.
 func TestStreamLoadKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t")
 	pre := s.streamLoad("sl", "t", strings.NewReader("7,pre\n"), "label:pre", "two_phase_commit:true", "column_separator:,")
 	requireSuccess(t, pre, counts{1, 1, 0, 0})
@@ -537,10 +531,7 @@ func uniqueLoadBody(n int) (body string, keys []int) {
 // table must equal a serial replay of the loads in commit order: every
 // shared key holds the value of the last-committed load that wrote it.
 func TestConcurrentStreamLoads(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "u", "d")
 
 	var (
