@@ -77,22 +77,10 @@ func drawLoad(rt *rapid.T, withSeq bool) mload {
 		switch {
 		case l.mode == fixedPartial:
 			r.have = fixed
-		case l.mode == flexibleRows && !r.del:
-			r.have = [5]bool{true, rapid.Bool().Draw(rt, "ha"), rapid.Bool().Draw(rt, "hb"), rapid.Bool().Draw(rt, "hc"), withSeq && rapid.Bool().Draw(rt, "hs")}
 		case l.mode == flexibleRows:
-			r.have = [5]bool{true, false, false, false, withSeq && rapid.Bool().Draw(rt, "hs")}
+			r.have = drawFlexibleHave(rt, r.del, withSeq)
 		}
-		if !rapid.Bool().Draw(rt, "anull") {
-			v := rapid.Int64Range(-5, 5).Draw(rt, "a")
-			r.a = &v
-		}
-		bv := rapid.SampledFrom([]string{"x", "y", "z"}).Draw(rt, "b")
-		r.b = &bv
-		r.c = rapid.Int64Range(0, 9).Draw(rt, "c")
-		if withSeq && rapid.IntRange(0, 5).Draw(rt, "seqnull") != 0 {
-			v := rapid.Int64Range(0, 3).Draw(rt, "seq")
-			r.seq = &v
-		}
+		drawRowValues(rt, &r, withSeq)
 		l.keys = append(l.keys, rapid.Int64Range(0, 4).Draw(rt, "k"))
 		l.rows = append(l.rows, r)
 	}
