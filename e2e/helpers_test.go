@@ -401,3 +401,14 @@ func startFreshServer(t *testing.T, flags ...string) *server {
 	}
 	return startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"), flags...)
 }
+
+// toolPath is the path of the program name; the test is skipped when it is
+// not installed.
+func toolPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skip(name + " is not installed")
+	}
+	return p
+}

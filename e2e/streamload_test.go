@@ -256,9 +256,7 @@ func TestStreamLoadCurl(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the loadgw binary")
 	}
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed")
-	}
+	toolPath(t, "curl")
 	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
 	setupLoadDB(s, "t")
 	dir := t.TempDir()
