@@ -52,12 +52,7 @@ func newModelTable(s *testStore, withSeq, withBinlog bool) *modelTable {
 	if withBinlog {
 		props["binlog.enable"], props["binlog.format"], props["binlog.need_historical_value"] = "true", binlog.FormatRow, "true"
 	}
-	b := column("b", types.Type{Kind: types.Varchar, Len: 8})
-	b.Default = &catalog.Default{Kind: catalog.DefaultLiteral, Text: "d"}
-	c := column("c", typ(types.BigInt))
-	c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
-	tbl := s.newTable("t", catalog.UniqueKeys, 1, props,
-		column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+	tbl := s.newModelTable(props)
 	m := &modelTable{t: tbl, rc: catalog.NewRowCodec(tbl), withSeq: withSeq}
 	col := func(name string) int { _, i := tbl.Column(name); return i }
 	m.ck, m.ca, m.cb, m.cc, m.cs, m.cd = col("k"), col("a"), col("b"), col("c"), col("seq"), col("__DORIS_DELETE_SIGN__")

@@ -25,6 +25,17 @@ type mrow struct {
 	have [5]bool // provided columns of a partial row: k, a, b, c, seq
 }
 
+// newModelTable builds table t of the model tests, a Unique Key table
+// with props: k, a, b (default 'd'), c (NOT NULL default 0), seq.
+func (s *testStore) newModelTable(props map[string]string) *catalog.Table {
+	b := column("b", types.Type{Kind: types.Varchar, Len: 8})
+	b.Default = &catalog.Default{Kind: catalog.DefaultLiteral, Text: "d"}
+	c := column("c", typ(types.BigInt))
+	c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
+	return s.newTable("t", catalog.UniqueKeys, 1, props,
+		column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+}
+
 // drawFlexibleHave draws the columns a flexible partial row provides: a
 // delete provides the key and perhaps the sequence column only.
 func drawFlexibleHave(rt *rapid.T, del, withSeq bool) [5]bool {
@@ -223,12 +234,7 @@ func TestModel(t *testing.T) {
 		if withSeq {
 			props["function_column.sequence_col"] = "seq"
 		}
-		b := column("b", types.Type{Kind: types.Varchar, Len: 8})
-		b.Default = &catalog.Default{Kind: catalog.DefaultLiteral, Text: "d"}
-		c := column("c", typ(types.BigInt))
-		c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
-		tbl := s.newTable("t", catalog.UniqueKeys, 1, props,
-			column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+		tbl := s.newModelTable(props)
 		rc := catalog.NewRowCodec(tbl)
 		col := func(name string) int { _, i := tbl.Column(name); return i }
 		ck, ca, cb, cc, cs, cd := col("k"), col("a"), col("b"), col("c"), col("seq"), col("__DORIS_DELETE_SIGN__")
