@@ -212,12 +212,7 @@ func (c *Catalog) Database(name string) (*Database, bool) {
 func (c *Catalog) Databases() []string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	names := make([]string, 0, len(c.st.DBs))
-	for n := range c.st.DBs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return sortedNames(c.st.DBs)
 }
 
 // Table returns the named table of database db.
@@ -323,12 +318,17 @@ type Constraint struct {
 	RefColumns []string `json:",omitempty"`
 }
 
-// DatabaseNames lists the databases in the transaction's catalog, sorted.
-func (tx *Tx) DatabaseNames() []string {
-	names := make([]string, 0, len(tx.st.DBs))
-	for n := range tx.st.DBs {
+// sortedNames lists the keys of m, sorted (empty, not nil, for none).
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names
+}
+
+// DatabaseNames lists the databases in the transaction's catalog, sorted.
+func (tx *Tx) DatabaseNames() []string {
+	return sortedNames(tx.st.DBs)
 }

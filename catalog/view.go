@@ -1,7 +1,5 @@
 package catalog
 
-import "sort"
-
 // View is a stored query, kept in the catalog document beside the tables of
 // its database (a view and a table never share a name). Query is the text
 // of the query as written; it is bound again, in the view's database, each
@@ -37,12 +35,7 @@ func (c *Catalog) View(db, name string) (*View, bool) {
 
 // ViewNames lists the views of d, sorted.
 func (d *Database) ViewNames() []string {
-	names := make([]string, 0, len(d.Views))
-	for n := range d.Views {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return sortedNames(d.Views)
 }
 
 // PutView adds or replaces a view of d (inside a Tx).

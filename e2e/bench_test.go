@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,24 +76,10 @@ func (c *benchClient) query(stmt string) ([]byte, error) {
 // the SQL endpoint, 10k rows per INSERT.
 func loadUnique(b *testing.B, c *benchClient, table string, n int) {
 	b.Helper()
-	create := "CREATE TABLE " + table + " (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
-	if _, err := c.query(create); err != nil {
-		b.Fatal(err)
-	}
-	var sb strings.Builder
-	for lo := 0; lo < n; lo += 10_000 {
-		sb.Reset()
-		sb.WriteString("INSERT INTO " + table + " VALUES ")
-		for i := lo; i < min(lo+10_000, n); i++ {
-			if i > lo {
-				sb.WriteByte(',')
-			}
-			fmt.Fprintf(&sb, "(%d,%d,'row-%08d')", i, i*7919%n, i)
-		}
-		if _, err := c.query(sb.String()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	loadUniqueRows(b, table, n, func(stmt string) error {
+		_, err := c.query(stmt)
+		return err
+	})
 }
 
 // BenchmarkPointLookupHTTP runs SELECT * FROM t WHERE k = <random key> over
@@ -116,39 +100,17 @@ func BenchmarkPointLookupHTTP(b *testing.B) {
 		loadUnique(b, setup, table, n)
 		b.Logf("loaded %d rows over HTTP in %v", n, time.Since(start))
 		b.Run(fmt.Sprintf("rows=%d/clients=%d", n, clients), func(b *testing.B) {
-			var next atomic.Int64
-			var wg sync.WaitGroup
-			errc := make(chan error, clients)
-			b.ResetTimer()
-			for w := range clients {
+			runPointLookups(b, clients, n, func() func(int64) error {
 				c := newBenchClient(base, "bench")
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					seed := uint64(w)*0x9E3779B97F4A7C15 + 1
-					for next.Add(1) <= int64(b.N) {
-						seed ^= seed << 13
-						seed ^= seed >> 7
-						seed ^= seed << 17
-						k := int(seed % uint64(n))
-						body, err := c.query("SELECT * FROM " + table + " WHERE k = " + strconv.Itoa(k))
-						if err == nil && !bytes.Contains(body, []byte("["+strconv.Itoa(k)+",")) && !bytes.Contains(body, []byte("["+strconv.Itoa(k)+", ")) {
-							err = fmt.Errorf("k = %d: row missing from %s", k, body)
-						}
-						if err != nil {
-							errc <- err
-							return
-						}
+				return func(key int64) error {
+					k := int(key)
+					body, err := c.query("SELECT * FROM " + table + " WHERE k = " + strconv.Itoa(k))
+					if err == nil && !bytes.Contains(body, []byte("["+strconv.Itoa(k)+",")) && !bytes.Contains(body, []byte("["+strconv.Itoa(k)+", ")) {
+						err = fmt.Errorf("k = %d: row missing from %s", k, body)
 					}
-				}()
-			}
-			wg.Wait()
-			b.StopTimer()
-			close(errc)
-			if err := <-errc; err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "q/s")
+					return err
+				}
+			})
 		})
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -63,10 +62,7 @@ const rootAuth = "Authorization: Basic cm9vdDo=\r\n" // root, empty password
 // taken, bad auth, bad header) answers a client that sends a multi-MiB body
 // without waiting, instead of resetting the connection under it.
 func TestEarlyAnswerDrained(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t")
 	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("1,a\n"), "label:taken", "column_separator:,"), counts{1, 1, 0, 0})
 	body := bytes.Repeat([]byte("9,z\n"), 2<<20) // 8 MiB
@@ -99,10 +95,7 @@ func TestEarlyAnswerDrained(t *testing.T) {
 // and waits gets the refusal as the final answer, with no "100 Continue"
 // before it, and never has to send its body.
 func TestEarlyAnswerWaitingClient(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t")
 	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("1,a\n"), "label:taken", "column_separator:,"), counts{1, 1, 0, 0})
 	c, err := net.Dial("tcp", s.addr)
@@ -126,10 +119,7 @@ func TestEarlyAnswerWaitingClient(t *testing.T) {
 // only up to --load-drain-bytes and --load-drain-timeout: a client that
 // keeps sending is cut off, one that stalls is closed.
 func TestEarlyAnswerBounds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"),
+	s := startFreshServer(t,
 		"--load-drain-bytes", "1048576", "--load-drain-timeout", "1s")
 	setupLoadDB(s, "t")
 	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("1,a\n"), "label:taken", "column_separator:,"), counts{1, 1, 0, 0})

@@ -2,10 +2,7 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,10 +19,7 @@ import (
 // load (or a group of loads) that was only partly written would leave a
 // key with a value no such replay gives.
 func TestGroupCommitKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "u")
 
 	var (
@@ -79,40 +73,13 @@ func TestGroupCommitKill9(t *testing.T) {
 	}
 
 	s = s.restart()
-	_, rows := s.query("sl", "SET show_hidden_columns = true; SELECT k, v, __DORIS_VERSION_COL__ FROM u ORDER BY k")
-	got := map[int]string{}
-	tso := map[int]uint64{} // load number -> commit TSO, for the loads there
-	for _, row := range rows {
-		var cells []json.RawMessage
-		var k int
-		var v string
-		var version uint64
-		if err := json.Unmarshal([]byte(row), &cells); err != nil || len(cells) != 3 ||
-			json.Unmarshal(cells[0], &k) != nil || json.Unmarshal(cells[1], &v) != nil || json.Unmarshal(cells[2], &version) != nil {
-			t.Fatalf("cannot decode row %s as [k, v, version]", row)
-		}
-		got[k] = v
-		if k >= markerBase {
-			tso[k-markerBase] = version
-		}
-	}
+	got, tso := readLoadedTable(t, s)
 	for n := range acked {
 		if _, ok := tso[n]; !ok {
 			t.Errorf("acknowledged load %d is missing after kill -9", n)
 		}
 	}
-	order := make([]int, 0, len(tso))
-	for n := range tso {
-		order = append(order, n)
-	}
-	sort.Slice(order, func(i, j int) bool { return tso[order[i]] < tso[order[j]] })
-	want := map[int]string{}
-	for _, n := range order {
-		_, keys := uniqueLoadBody(n)
-		for _, k := range keys {
-			want[k] = fmt.Sprintf("L%d", n)
-		}
-	}
+	order, want := replayByTSO(tso)
 	for k := 0; k < sharedKeys; k++ {
 		if got[k] != want[k] {
 			t.Errorf("key %d = %q, want %q: the replay of the %d loads present in TSO order", k, got[k], want[k], len(order))

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,10 +41,7 @@ func rawLoad(t *testing.T, s *server, headers []string, contentLen int, body str
 // its answer when the load fails (its timeout, a refusal before the body
 // is read), not after it sends the rest; its label is free again.
 func TestHeldBackBody(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t")
 	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("1,a\n"), "label:taken", "column_separator:,"), counts{1, 1, 0, 0})
 
@@ -78,10 +74,7 @@ func TestHeldBackBody(t *testing.T) {
 // TestClientGoneMidBody: a client that closes its connection in the middle
 // of the body leaves nothing behind, and its label is free again.
 func TestClientGoneMidBody(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t")
 	c, err := net.Dial("tcp", s.addr)
 	if err != nil {
@@ -107,10 +100,7 @@ func TestClientGoneMidBody(t *testing.T) {
 // before a transaction begins; a chunked one is cut off while it is read;
 // neither loads anything, and both labels stay free.
 func TestBodySizeLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"), "--max-load-body-bytes", "1048576")
+	s := startFreshServer(t, "--max-load-body-bytes", "1048576")
 	setupLoadDB(s, "t")
 	big := strings.Repeat("1,a\n", 600_000) // 2.4 MB
 	r, err := s.tryStreamLoad("sl", "t", bytes.NewReader([]byte(big)), "label:big", "column_separator:,")

@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -331,4 +332,83 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// loadUniqueRows creates table as a Unique Key table of n rows, 10k rows
+// per INSERT, running each statement with exec (the HTTP SQL endpoint or a
+// MySQL connection).
+func loadUniqueRows(b *testing.B, table string, n int, exec func(stmt string) error) {
+	b.Helper()
+	if err := exec("CREATE TABLE " + table + " (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"); err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	for lo := 0; lo < n; lo += 10_000 {
+		sb.Reset()
+		sb.WriteString("INSERT INTO " + table + " VALUES ")
+		for i := lo; i < min(lo+10_000, n); i++ {
+			if i > lo {
+				sb.WriteByte(',')
+			}
+			fmt.Fprintf(&sb, "(%d,%d,'row-%08d')", i, i*7919%n, i)
+		}
+		if err := exec(sb.String()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// runPointLookups looks up b.N random keys below n from clients concurrent
+// workers and reports q/s. newWorker runs once per worker, after the timer
+// is reset, and returns its lookup of one key (an error for a wrong row).
+func runPointLookups(b *testing.B, clients, n int, newWorker func() func(k int64) error) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errc := make(chan error, clients)
+	b.ResetTimer()
+	for w := range clients {
+		lookup := newWorker()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seed := uint64(w)*0x9E3779B97F4A7C15 + 1
+			for next.Add(1) <= int64(b.N) {
+				seed ^= seed << 13
+				seed ^= seed >> 7
+				seed ^= seed << 17
+				if err := lookup(int64(seed % uint64(n))); err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	close(errc)
+	if err := <-errc; err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "q/s")
+}
+
+// startFreshServer starts the binary on an empty data directory with flags;
+// the test is skipped under -short.
+func startFreshServer(t *testing.T, flags ...string) *server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the loadgw binary")
+	}
+	return startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"), flags...)
+}
+
+// toolPath is the path of the program name; the test is skipped when it is
+// not installed.
+func toolPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skip(name + " is not installed")
+	}
+	return p
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -31,11 +30,8 @@ func getRoot(c net.Conn) (string, error) {
 // counted, are answered 503 at once instead of waiting or starving the
 // server of file descriptors; a closed connection frees its place.
 func TestMaxConnections(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
 	const max = 4
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"), "--max-connections", fmt.Sprint(max))
+	s := startFreshServer(t, "--max-connections", fmt.Sprint(max))
 	var held []net.Conn
 	defer func() {
 		for _, c := range held {
@@ -91,10 +87,7 @@ func TestMaxConnections(t *testing.T) {
 // allows 4 KiB over MaxHeaderBytes), also one made of many small fields,
 // is refused with 431 and the server goes on.
 func TestHeaderBytes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t")
 	comment := strings.Repeat("c", 900<<10)
 	requireSuccess(t, s.streamLoad("sl", "t", strings.NewReader("1,a\n"), "label:big-header", "column_separator:,", "comment:"+comment), counts{1, 1, 0, 0})

@@ -4,9 +4,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,27 +47,13 @@ func benchMySQL(b *testing.B) *sql.DB {
 	return db
 }
 
-// loadUniqueSQL creates table as a Unique Key table of n rows, 10k rows
-// per INSERT.
+// loadUniqueSQL creates table as a Unique Key table of n rows over db.
 func loadUniqueSQL(b *testing.B, db *sql.DB, table string, n int) {
 	b.Helper()
-	if _, err := db.Exec("CREATE TABLE " + table + " (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"); err != nil {
-		b.Fatal(err)
-	}
-	var sb strings.Builder
-	for lo := 0; lo < n; lo += 10_000 {
-		sb.Reset()
-		sb.WriteString("INSERT INTO " + table + " VALUES ")
-		for i := lo; i < min(lo+10_000, n); i++ {
-			if i > lo {
-				sb.WriteByte(',')
-			}
-			fmt.Fprintf(&sb, "(%d,%d,'row-%08d')", i, i*7919%n, i)
-		}
-		if _, err := db.Exec(sb.String()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	loadUniqueRows(b, table, n, func(stmt string) error {
+		_, err := db.Exec(stmt)
+		return err
+	})
 }
 
 // BenchmarkPointLookupMySQL runs the prepared statement
@@ -91,40 +74,17 @@ func BenchmarkPointLookupMySQL(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer stmt.Close()
-			var next atomic.Int64
-			var wg sync.WaitGroup
-			errc := make(chan error, clients)
-			b.ResetTimer()
-			for w := range clients {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					seed := uint64(w)*0x9E3779B97F4A7C15 + 1
-					var k, v int64
-					var s string
-					for next.Add(1) <= int64(b.N) {
-						seed ^= seed << 13
-						seed ^= seed >> 7
-						seed ^= seed << 17
-						want := int64(seed % uint64(n))
-						err := stmt.QueryRow(want).Scan(&k, &v, &s)
-						if err == nil && k != want {
-							err = fmt.Errorf("k = %d: got row %d", want, k)
-						}
-						if err != nil {
-							errc <- err
-							return
-						}
+			runPointLookups(b, clients, n, func() func(int64) error {
+				var k, v int64
+				var s string
+				return func(want int64) error {
+					err := stmt.QueryRow(want).Scan(&k, &v, &s)
+					if err == nil && k != want {
+						err = fmt.Errorf("k = %d: got row %d", want, k)
 					}
-				}()
-			}
-			wg.Wait()
-			b.StopTimer()
-			close(errc)
-			if err := <-errc; err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "q/s")
+					return err
+				}
+			})
 		})
 	}
 }

@@ -32,13 +32,8 @@ var mysqlScriptWants = map[string][]string{
 // server, twice (they must be re-runnable).
 func TestMySQLScripts(t *testing.T) {
 	mysqlClient(t)
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed")
-	}
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed")
-	}
+	bash := toolPath(t, "bash")
+	toolPath(t, "curl")
 	scripts, err := filepath.Glob(filepath.Join(moduleRoot(t), "scripts", "mysql", "*.sh"))
 	if err != nil || len(scripts) == 0 {
 		t.Fatalf("no scripts in scripts/mysql (%v)", err)

@@ -48,13 +48,8 @@ func TestCurlScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the loadgw binary")
 	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed")
-	}
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed")
-	}
+	bash := toolPath(t, "bash")
+	toolPath(t, "curl")
 	scripts, err := filepath.Glob(filepath.Join(moduleRoot(t), "scripts", "curl", "*.sh"))
 	if err != nil || len(scripts) == 0 {
 		t.Fatalf("no scripts in scripts/curl (%v)", err)

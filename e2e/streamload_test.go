@@ -256,9 +256,7 @@ func TestStreamLoadCurl(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the loadgw binary")
 	}
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed")
-	}
+	toolPath(t, "curl")
 	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
 	setupLoadDB(s, "t")
 	dir := t.TempDir()
@@ -360,10 +358,7 @@ func checkErrorURL(t *testing.T, r loadResult, prefix string, want []string) {
 // server after a SIGTERM that arrives during a third load, then commits one
 // by txn_id and aborts the other by label.
 func TestTwoPhaseCommitAcrossRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t", "f")
 
 	p1 := s.streamLoad("sl", "t", strings.NewReader("1,a\n2,b\n"), "label:p1", "two_phase_commit:true", "column_separator:,")
@@ -473,10 +468,7 @@ func stopDuringLoad(t *testing.T, s *server) {
 // pre-committed one and a committed one both survive, and the committed
 // label stays used.
 func TestStreamLoadKill9(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "t")
 	pre := s.streamLoad("sl", "t", strings.NewReader("7,pre\n"), "label:pre", "two_phase_commit:true", "column_separator:,")
 	requireSuccess(t, pre, counts{1, 1, 0, 0})
@@ -537,10 +529,7 @@ func uniqueLoadBody(n int) (body string, keys []int) {
 // table must equal a serial replay of the loads in commit order: every
 // shared key holds the value of the last-committed load that wrote it.
 func TestConcurrentStreamLoads(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the loadgw binary")
-	}
-	s := startServer(t, buildBinary(t), filepath.Join(t.TempDir(), "data"))
+	s := startFreshServer(t)
 	setupLoadDB(s, "u", "d")
 
 	var (
@@ -652,9 +641,32 @@ func concurrentLoad(s *server, n int, txnIDs map[int64]string, mu *sync.Mutex, d
 // (read from the marker rows) and compares the result with table u.
 func checkSerialReplay(t *testing.T, s *server) {
 	t.Helper()
+	got, tso := readLoadedTable(t, s)
+	total := loaders * loadsPerLoader
+	if len(tso) != total || len(got) != sharedKeys+total {
+		t.Fatalf("table u has %d keys and %d marker rows, want %d and %d", len(got), len(tso), sharedKeys+total, total)
+	}
+	order, want := replayByTSO(tso)
+	for i, n := range order {
+		if i > 0 && tso[n] == tso[order[i-1]] {
+			t.Errorf("loads %d and %d have the same commit TSO %d", order[i-1], n, tso[n])
+		}
+	}
+	for k := 0; k < sharedKeys; k++ {
+		if got[k] != want[k] {
+			t.Errorf("key %d = %q, want %q, the value of the last-committed load that wrote it", k, got[k], want[k])
+		}
+	}
+}
+
+// readLoadedTable reads table u of database sl: the value of each key and,
+// from the marker rows, the commit TSO of each load (load number -> TSO).
+// A key with more than one row is an error.
+func readLoadedTable(t *testing.T, s *server) (got map[int]string, tso map[int]uint64) {
+	t.Helper()
 	_, rows := s.query("sl", "SET show_hidden_columns = true; SELECT k, v, __DORIS_VERSION_COL__ FROM u ORDER BY k")
-	got := map[int]string{}
-	tso := map[int]uint64{} // load number -> commit TSO
+	got = map[int]string{}
+	tso = map[int]uint64{}
 	for _, row := range rows {
 		var cells []json.RawMessage
 		var k int
@@ -672,30 +684,25 @@ func checkSerialReplay(t *testing.T, s *server) {
 			tso[k-markerBase] = version
 		}
 	}
-	total := loaders * loadsPerLoader
-	if len(tso) != total || len(got) != sharedKeys+total {
-		t.Fatalf("table u has %d keys and %d marker rows, want %d and %d", len(got), len(tso), sharedKeys+total, total)
-	}
-	order := make([]int, 0, total)
+	return got, tso
+}
+
+// replayByTSO orders the loads of tso by commit TSO and replays them: want
+// is the value each key has after the last load that wrote it.
+func replayByTSO(tso map[int]uint64) (order []int, want map[int]string) {
+	order = make([]int, 0, len(tso))
 	for n := range tso {
 		order = append(order, n)
 	}
 	sort.Slice(order, func(i, j int) bool { return tso[order[i]] < tso[order[j]] })
-	want := map[int]string{}
-	for i, n := range order {
-		if i > 0 && tso[n] == tso[order[i-1]] {
-			t.Errorf("loads %d and %d have the same commit TSO %d", order[i-1], n, tso[n])
-		}
+	want = map[int]string{}
+	for _, n := range order {
 		_, keys := uniqueLoadBody(n)
 		for _, k := range keys {
 			want[k] = fmt.Sprintf("L%d", n)
 		}
 	}
-	for k := 0; k < sharedKeys; k++ {
-		if got[k] != want[k] {
-			t.Errorf("key %d = %q, want %q, the value of the last-committed load that wrote it", k, got[k], want[k])
-		}
-	}
+	return order, want
 }
 
 // TestStreamLoadLimits starts the server with small limits and checks that

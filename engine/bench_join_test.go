@@ -13,9 +13,7 @@ import (
 // counts change rows joined.
 func BenchmarkIncrJoin(b *testing.B) {
 	const n, dims = 1_000_000, 100_000
-	e := benchOpen(b, b.TempDir())
-	sess := e.NewSession("")
-	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	e, sess := benchDB(b)
 	benchExec(b, sess, "CREATE TABLE t (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) "+
 		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1", `+
 		`"binlog.enable" = "true", "binlog.format" = "ROW", "binlog.need_historical_value" = "true")`)

@@ -10,9 +10,7 @@ import (
 // bound (exec_mem_limit), which makes each of them spill.
 func BenchmarkWindowSortAgg(b *testing.B) {
 	const n = 1_000_000
-	e := benchOpen(b, b.TempDir())
-	sess := e.NewSession("")
-	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	e, sess := benchDB(b)
 	benchExec(b, sess, "CREATE TABLE t (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
 		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1")`)
 	benchLoad(b, e, "bench", "t", n, benchPermuted(n))

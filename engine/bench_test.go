@@ -23,6 +23,15 @@ func benchOpen(b *testing.B, dir string) *Engine {
 	return e
 }
 
+// benchDB opens an engine in a fresh directory and a session using a new
+// database bench.
+func benchDB(b *testing.B) (*Engine, *Session) {
+	e := benchOpen(b, b.TempDir())
+	sess := e.NewSession("")
+	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	return e, sess
+}
+
 func benchExec(b *testing.B, sess *Session, stmt string) *Result {
 	b.Helper()
 	res, err := sess.Execute(stmt)
@@ -98,9 +107,7 @@ func benchLoadWith(b *testing.B, e *Engine, db, name string, n int, gen benchRow
 // filtered.
 func BenchmarkFullScanWhere(b *testing.B) {
 	const n = 1_000_000
-	e := benchOpen(b, b.TempDir())
-	sess := e.NewSession("")
-	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	e, sess := benchDB(b)
 	benchExec(b, sess, "CREATE TABLE t (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
 		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1")`)
 	start := time.Now()
@@ -125,9 +132,7 @@ func BenchmarkFullScanWhere(b *testing.B) {
 // (k + 0 = x: a full scan), on Unique Key tables of growing size. A seek keeps
 // its cost as the table grows; a scan grows with it.
 func BenchmarkPointLookup(b *testing.B) {
-	e := benchOpen(b, b.TempDir())
-	sess := e.NewSession("")
-	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	e, sess := benchDB(b)
 	for _, n := range []int{1_000, 100_000} {
 		name := fmt.Sprintf("u%d", n)
 		benchExec(b, sess, "CREATE TABLE "+name+" (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) "+
@@ -170,9 +175,7 @@ func benchTTL(t *catalog.Table) func(i int, row []types.Value) {
 // the TTL scan runs at no less than 90% of the plain one's rows/s.
 func BenchmarkTTLScan(b *testing.B) {
 	const n = 1_000_000
-	e := benchOpen(b, b.TempDir())
-	sess := e.NewSession("")
-	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	e, sess := benchDB(b)
 	benchExec(b, sess, "CREATE TABLE plain (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
 		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1")`)
 	benchExec(b, sess, "CREATE TABLE ttl (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
@@ -208,9 +211,7 @@ func BenchmarkTTLReclaim(b *testing.B) {
 	const n = 1_000_000
 	for b.Loop() {
 		b.StopTimer()
-		e := benchOpen(b, b.TempDir())
-		sess := e.NewSession("")
-		benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+		e, sess := benchDB(b)
 		benchExec(b, sess, "CREATE TABLE ttl (k BIGINT, v INT, s VARCHAR(32)) DUPLICATE KEY(k) "+
 			`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1", "function_column.enable_row_ttl" = "true")`)
 		tt, err := e.Catalog().Table("bench", "ttl")
@@ -249,9 +250,7 @@ func BenchmarkTTLReclaim(b *testing.B) {
 // rows/s counts change records read.
 func BenchmarkIncrRead(b *testing.B) {
 	const n = 500_000
-	e := benchOpen(b, b.TempDir())
-	sess := e.NewSession("")
-	benchExec(b, sess, "CREATE DATABASE bench; USE bench")
+	e, sess := benchDB(b)
 	benchExec(b, sess, "CREATE TABLE t (k BIGINT, v INT, s VARCHAR(32)) UNIQUE KEY(k) "+
 		`DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1", `+
 		`"binlog.enable" = "true", "binlog.format" = "ROW", "binlog.need_historical_value" = "true")`)

@@ -174,10 +174,7 @@ func mapExpr(e expr.Expr, fn func(expr.Expr) expr.Expr) expr.Expr {
 	case *expr.In:
 		n := *x
 		n.X = m(x.X)
-		n.List = make([]expr.Expr, len(x.List))
-		for i, a := range x.List {
-			n.List[i] = m(a)
-		}
+		n.List = mapExprs(x.List, m)
 		e = &n
 	case *expr.Between:
 		n := *x
@@ -201,13 +198,19 @@ func mapExpr(e expr.Expr, fn func(expr.Expr) expr.Expr) expr.Expr {
 		e = &n
 	case *expr.Call:
 		n := *x
-		n.Args = make([]expr.Expr, len(x.Args))
-		for i, a := range x.Args {
-			n.Args[i] = m(a)
-		}
+		n.Args = mapExprs(x.Args, m)
 		e = &n
 	}
 	return fn(e)
+}
+
+// mapExprs is list with m applied to each element, in a new slice.
+func mapExprs(list []expr.Expr, m func(expr.Expr) expr.Expr) []expr.Expr {
+	out := make([]expr.Expr, len(list))
+	for i, a := range list {
+		out[i] = m(a)
+	}
+	return out
 }
 
 // scalarItems applies scalarJoins to the select list of a block that does

@@ -37,29 +37,22 @@ func (j *joinRun) pair(prow, brow []types.Value) {
 	}
 }
 
-// probe joins one row of the streamed side with the build side.
+// probe joins one row of the streamed side with the build side: every
+// build row without a hash table, else the rows of the probe row's key.
 func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error) {
-	if j.table == nil {
-		found := false
-		for i := range j.build {
-			more, hit, err := j.match(prow, i)
-			if err != nil || !more {
-				return more, err
-			}
-			found = found || hit
-			if hit && j.semi() {
-				break
-			}
+	i := 0
+	if j.table != nil {
+		c, err := j.table.first(pkeys, prow, j.x.ctx)
+		if err != nil {
+			return false, err
 		}
-		return j.emitProbe(prow, found)
-	}
-	c, err := j.table.first(pkeys, prow, j.x.ctx)
-	if err != nil {
-		return false, err
+		i = int(c) - 1
+	} else if len(j.build) == 0 {
+		i = -1
 	}
 	found := false
-	for ; c != 0; c = j.table.next[c-1] {
-		more, hit, err := j.match(prow, int(c-1))
+	for ; i >= 0; i = j.nextCandidate(i) {
+		more, hit, err := j.match(prow, i)
 		if err != nil || !more {
 			return more, err
 		}
@@ -69,6 +62,17 @@ func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error)
 		}
 	}
 	return j.emitProbe(prow, found)
+}
+
+// nextCandidate is the build row probe tries after row i, or -1.
+func (j *joinRun) nextCandidate(i int) int {
+	if j.table != nil {
+		return int(j.table.next[i]) - 1
+	}
+	if i+1 < len(j.build) {
+		return i + 1
+	}
+	return -1
 }
 
 // match tries the probe row with build row i: the residual condition, then

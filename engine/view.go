@@ -97,6 +97,43 @@ func (s *Session) viewColumns(q *sql.Select, declared []sql.ViewColumn) ([]Colum
 	return out, nil
 }
 
+// checkViewQuery binds q in database db, as the view's query runs there,
+// and checks its columns against declared.
+func (s *Session) checkViewQuery(db string, q *sql.Select, declared []sql.ViewColumn) error {
+	saved := s.db
+	s.db = db
+	defer func() { s.db = saved }()
+	_, err := s.viewColumns(q, declared)
+	return err
+}
+
+// viewQueryText is the query of a CREATE or ALTER VIEW as written.
+func viewQueryText(src string, span sql.Span) string {
+	return strings.TrimSpace(src[span.Start:span.End])
+}
+
+// storedViewColumns is the column list of a view as the catalog keeps it.
+func storedViewColumns(cols []sql.ViewColumn) []catalog.ViewColumn {
+	var out []catalog.ViewColumn
+	for _, c := range cols {
+		out = append(out, catalog.ViewColumn{Name: c.Name, Comment: c.Comment})
+	}
+	return out
+}
+
+// updateDatabase runs fn on database db in a catalog update; a database
+// gone by then is Doris's "Unknown database".
+func (s *Session) updateDatabase(db string, fn func(tx *catalog.Tx, d *catalog.Database) error) (*Result, error) {
+	err := s.e.cat.Update(func(tx *catalog.Tx) error {
+		d, ok := tx.Database(db)
+		if !ok {
+			return errorf("Unknown database '%s'", db)
+		}
+		return fn(tx, d)
+	})
+	return execResult(err)
+}
+
 func (s *Session) createView(st *sql.CreateView, src string) (*Result, error) {
 	db, err := s.dbName(st.Name.DB)
 	if err != nil {
@@ -105,25 +142,14 @@ func (s *Session) createView(st *sql.CreateView, src string) (*Result, error) {
 	if _, ok := s.e.cat.Database(db); !ok {
 		return nil, errorf("Unknown database '%s'", db)
 	}
-	saved := s.db
-	s.db = db
-	_, err = s.viewColumns(st.Query, st.Columns)
-	s.db = saved
-	if err != nil {
+	if err := s.checkViewQuery(db, st.Query, st.Columns); err != nil {
 		return nil, err
 	}
-	v := &catalog.View{Name: st.Name.Name, DB: db, Query: strings.TrimSpace(src[st.QuerySpan.Start:st.QuerySpan.End])}
-	for _, c := range st.Columns {
-		v.Columns = append(v.Columns, catalog.ViewColumn{Name: c.Name, Comment: c.Comment})
-	}
+	v := &catalog.View{Name: st.Name.Name, DB: db, Query: viewQueryText(src, st.QuerySpan), Columns: storedViewColumns(st.Columns)}
 	if st.Comment != nil {
 		v.Comment = *st.Comment
 	}
-	err = s.e.cat.Update(func(tx *catalog.Tx) error {
-		d, ok := tx.Database(db)
-		if !ok {
-			return errorf("Unknown database '%s'", db)
-		}
+	return s.updateDatabase(db, func(tx *catalog.Tx, d *catalog.Database) error {
 		_, isTable := d.Tables[v.Name]
 		old, isView := d.Views[v.Name]
 		isStream := s.e.streams.Lookup(db, v.Name) != nil
@@ -154,7 +180,6 @@ func (s *Session) createView(st *sql.CreateView, src string) (*Result, error) {
 		d.PutView(v)
 		return nil
 	})
-	return execResult(err)
 }
 
 func (s *Session) alterView(st *sql.AlterView, src string) (*Result, error) {
@@ -163,19 +188,11 @@ func (s *Session) alterView(st *sql.AlterView, src string) (*Result, error) {
 		return nil, err
 	}
 	if st.Query != nil {
-		saved := s.db
-		s.db = db
-		_, err = s.viewColumns(st.Query, st.Columns)
-		s.db = saved
-		if err != nil {
+		if err := s.checkViewQuery(db, st.Query, st.Columns); err != nil {
 			return nil, err
 		}
 	}
-	err = s.e.cat.Update(func(tx *catalog.Tx) error {
-		d, ok := tx.Database(db)
-		if !ok {
-			return errorf("Unknown database '%s'", db)
-		}
+	return s.updateDatabase(db, func(tx *catalog.Tx, d *catalog.Database) error {
 		old, ok := d.Views[st.Name.Name]
 		if !ok {
 			if _, isTable := d.Tables[st.Name.Name]; isTable {
@@ -188,16 +205,12 @@ func (s *Session) alterView(st *sql.AlterView, src string) (*Result, error) {
 			v.Comment = *st.Comment
 		}
 		if st.Query != nil {
-			v.Query = strings.TrimSpace(src[st.QuerySpan.Start:st.QuerySpan.End])
-			v.Columns = nil
-			for _, c := range st.Columns {
-				v.Columns = append(v.Columns, catalog.ViewColumn{Name: c.Name, Comment: c.Comment})
-			}
+			v.Query = viewQueryText(src, st.QuerySpan)
+			v.Columns = storedViewColumns(st.Columns)
 		}
 		d.PutView(&v)
 		return nil
 	})
-	return execResult(err)
 }
 
 func (s *Session) dropView(st *sql.DropView) (*Result, error) {
@@ -205,11 +218,7 @@ func (s *Session) dropView(st *sql.DropView) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = s.e.cat.Update(func(tx *catalog.Tx) error {
-		d, ok := tx.Database(db)
-		if !ok {
-			return errorf("Unknown database '%s'", db)
-		}
+	return s.updateDatabase(db, func(tx *catalog.Tx, d *catalog.Database) error {
 		if _, ok := d.Views[st.Name.Name]; ok {
 			delete(d.Views, st.Name.Name)
 			return nil
@@ -222,7 +231,6 @@ func (s *Session) dropView(st *sql.DropView) (*Result, error) {
 		}
 		return errorf("Unknown table '%s' in %s", st.Name.Name, db)
 	})
-	return execResult(err)
 }
 
 // viewDDL is SHOW CREATE VIEW's text, as Doris's Env.getDdlStmt writes a

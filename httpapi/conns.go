@@ -4,59 +4,43 @@ import (
 	"io"
 	"net"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
-)
 
-// maxRefusing bounds the connections being refused at once; past it a
-// connection over the limit is closed without an answer.
-const maxRefusing = 64
+	"loadgw/connlimit"
+)
 
 // refusalLinger bounds how long a refused connection is kept to deliver the
 // 503 before it is closed.
 const refusalLinger = time.Second
 
 // LimitConnections returns a listener that keeps at most max connections
-// open. A connection accepted over the limit is answered at once with HTTP
-// 503 and closed, rather than left waiting in the kernel's backlog (as
-// golang.org/x/net/netutil.LimitListener does) or left to run the process
-// out of file descriptors, which stops all accepting. Idle keep-alive
-// connections count: they hold a descriptor each.
+// open (see connlimit.Listener). A connection accepted over the limit is
+// answered at once with HTTP 503 and closed. Idle keep-alive connections
+// count: they hold a descriptor each.
 // REQUIRES: max > 0.
 func LimitConnections(ln net.Listener, max int, log *zap.Logger) net.Listener {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &limitListener{Listener: ln, max: int64(max), log: log, refusing: make(chan struct{}, maxRefusing)}
+	l := &limitListener{max: int64(max), log: log}
+	return connlimit.New(ln, connlimit.Config{
+		Max:     int64(max),
+		Refused: func(int64) { l.logRefusal() },
+		Answer:  func(c net.Conn, _ int64) { l.answer(c) },
+		Linger:  refusalLinger,
+	})
 }
 
+// limitListener holds the HTTP side of the connection limit: the 503 and
+// the rate-limited log of refusals.
 type limitListener struct {
-	net.Listener
-	max      int64
-	open     atomic.Int64
-	log      *zap.Logger
-	refusing chan struct{}
-	refused  atomic.Int64 // since the last log line
-	lastLog  atomic.Int64 // unix nanoseconds
-}
-
-// Accept returns the next connection under the limit; the ones over it are
-// refused in the background.
-func (l *limitListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		if l.open.Add(1) <= l.max {
-			return &limitConn{Conn: c, l: l}, nil
-		}
-		l.open.Add(-1)
-		l.refuse(c)
-	}
+	max     int64
+	log     *zap.Logger
+	refused atomic.Int64 // since the last log line
+	lastLog atomic.Int64 // unix nanoseconds
 }
 
 // refusalText is the answer to a connection over the limit (crafted: Doris
@@ -67,26 +51,15 @@ func (l *limitListener) refusalText() string {
 		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
 }
 
-func (l *limitListener) refuse(c net.Conn) {
-	l.logRefusal()
-	select {
-	case l.refusing <- struct{}{}:
-	default:
-		_ = c.Close()
-		return
+// answer writes the 503 to c.
+func (l *limitListener) answer(c net.Conn) {
+	_, _ = io.WriteString(c, l.refusalText())
+	// Half-close and read what the client sent, so closing does not
+	// reset the connection before the client reads the answer.
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
 	}
-	go func() {
-		defer func() { <-l.refusing }()
-		_ = c.SetDeadline(time.Now().Add(refusalLinger))
-		_, _ = io.WriteString(c, l.refusalText())
-		// Half-close and read what the client sent, so closing does not
-		// reset the connection before the client reads the answer.
-		if cw, ok := c.(interface{ CloseWrite() error }); ok {
-			_ = cw.CloseWrite()
-		}
-		_, _ = io.Copy(io.Discard, io.LimitReader(c, 64<<10))
-		_ = c.Close()
-	}()
+	_, _ = io.Copy(io.Discard, io.LimitReader(c, 64<<10))
 }
 
 // logRefusal logs refusals at most every 10 s, with their count.
@@ -99,17 +72,4 @@ func (l *limitListener) logRefusal() {
 	}
 	l.refused.Add(-n)
 	l.log.Warn("refused connections over the limit", zap.Int64("refused", n), zap.Int64("max_connections", l.max))
-}
-
-// limitConn gives its place back when closed.
-type limitConn struct {
-	net.Conn
-	l    *limitListener
-	once sync.Once
-}
-
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(func() { c.l.open.Add(-1) })
-	return err
 }

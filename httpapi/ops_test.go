@@ -101,20 +101,8 @@ func TestMetricsAfterLoads(t *testing.T) {
 		CREATE TABLE d.b (k INT, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1
 		PROPERTIES ("enable_unique_key_merge_on_write" = "true", "binlog.enable" = "true", "binlog.format" = "ROW")`)
 	put := func(table, label, body string, hdr ...string) string {
-		req, _ := http.NewRequest("PUT", srv.URL+"/api/d/"+table+"/_stream_load", strings.NewReader(body))
-		req.SetBasicAuth("root", "")
-		req.Header.Set("label", label)
-		req.Header.Set("column_separator", ",")
-		for i := 0; i+1 < len(hdr); i += 2 {
-			req.Header.Set(hdr[i], hdr[i+1])
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return string(b)
+		_, b := send(t, "PUT", srv.URL+"/api/d/"+table+"/_stream_load", body, append([]string{"label", label, "column_separator", ","}, hdr...)...)
+		return b
 	}
 	put("t", "ok1", "1,a\n2,b\n3,c\n")                          // Success, 3 rows, 12 bytes
 	put("t", "ok1", "9,z\n")                                    // Label Already Exists

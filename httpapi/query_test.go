@@ -70,21 +70,11 @@ func post(t *testing.T, srv *httptest.Server, db, body string, hdr ...string) st
 // postRaw sends a SQL request and returns the body as is.
 func postRaw(t testing.TB, srv *httptest.Server, db, body string, hdr ...string) string {
 	t.Helper()
-	req, _ := http.NewRequest("POST", srv.URL+"/api/query/default_cluster/"+db, strings.NewReader(body))
-	req.SetBasicAuth("root", "")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
+	code, b := send(t, "POST", srv.URL+"/api/query/default_cluster/"+db, body, hdr...)
+	if code != 200 {
+		t.Fatalf("status %d", code)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("status %d", resp.StatusCode)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
+	return b
 }
 
 func TestQueryResponses(t *testing.T) {

@@ -53,21 +53,11 @@ func newGuardServer(t *testing.T, withEngine bool, opts Options) (*httptest.Serv
 
 func do(t *testing.T, method, url, body string, hdr ...string) string {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	req.SetBasicAuth("root", "")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
+	code, b := send(t, method, url, body, hdr...)
+	if code != http.StatusOK {
+		t.Fatalf("%s %s: HTTP %d %s", method, url, code, b)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("%s %s: HTTP %d %s", method, url, resp.StatusCode, b)
-	}
-	return string(b)
+	return b
 }
 
 const nilDeref = "runtime error: invalid memory address or nil pointer dereference"

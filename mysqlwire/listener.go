@@ -8,64 +8,36 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"loadgw/connlimit"
 )
 
-// maxRefusing bounds the connections being refused at once; past it a
-// connection over the limit is closed without an answer.
-const maxRefusing = 64
-
-// limitListener keeps at most max connections open and wraps each in a
-// guardedConn. A connection over the limit gets Doris's error packet and
-// is closed; it is never left waiting.
-type limitListener struct {
-	net.Listener
-	s        *Server
-	open     atomic.Int64
-	refusing chan struct{}
-}
-
-func newLimitListener(ln net.Listener, s *Server) *limitListener {
-	return &limitListener{Listener: ln, s: s, refusing: make(chan struct{}, maxRefusing)}
-}
-
-// Accept returns the next connection under the limit.
-func (l *limitListener) Accept() (net.Conn, error) {
-	max := int64(l.s.opts.MaxConnections)
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		n := l.open.Add(1)
-		if n <= max {
-			return l.s.guard(c, func() { l.open.Add(-1) }), nil
-		}
-		l.open.Add(-1)
-		l.refuse(c, n)
-	}
+// newLimitListener keeps at most MaxConnections connections open and wraps
+// each in a guardedConn. A connection over the limit gets Doris's error
+// packet and is closed; it is never left waiting.
+func newLimitListener(ln net.Listener, s *Server) *connlimit.Listener {
+	return connlimit.New(ln, connlimit.Config{
+		Max: int64(s.opts.MaxConnections),
+		Wrap: func(c net.Conn, release func()) net.Conn {
+			return s.guard(c, release)
+		},
+		Refused: func(int64) {
+			s.opts.Logger.Warn("refused a MySQL connection over the limit", zap.Int("max_mysql_connections", s.opts.MaxConnections))
+		},
+		Answer: s.refuse,
+		Linger: time.Second,
+	})
 }
 
 // refuse answers a connection over the limit with the error packet Doris's
-// AcceptListener sends (ERR_TOO_MANY_USER_CONNECTIONS) and closes it.
-// Doris sends it after the login; loadgw before the handshake, so that a
-// refused client holds nothing. loadgw has no per-user limit: User is the
-// same number as Total.
-func (l *limitListener) refuse(c net.Conn, current int64) {
-	l.s.opts.Logger.Warn("refused a MySQL connection over the limit", zap.Int("max_mysql_connections", l.s.opts.MaxConnections))
-	select {
-	case l.refusing <- struct{}{}:
-	default:
-		_ = c.Close()
-		return
-	}
-	go func() {
-		defer func() { <-l.refusing }()
-		max := l.s.opts.MaxConnections
-		msg := fmt.Sprintf("Reach limit of connections. Total: %d, User: %d, Current: %d", max, max, current-1)
-		_ = c.SetDeadline(time.Now().Add(time.Second))
-		_, _ = c.Write(errPacket(0, 1203, "42000", msg))
-		_ = c.Close()
-	}()
+// AcceptListener sends (ERR_TOO_MANY_USER_CONNECTIONS). Doris sends it
+// after the login; loadgw before the handshake, so that a refused client
+// holds nothing. loadgw has no per-user limit: User is the same number as
+// Total. current counts the open connections, c included.
+func (s *Server) refuse(c net.Conn, current int64) {
+	max := s.opts.MaxConnections
+	msg := fmt.Sprintf("Reach limit of connections. Total: %d, User: %d, Current: %d", max, max, current-1)
+	_, _ = c.Write(errPacket(0, 1203, "42000", msg))
 }
 
 // errPacket is a MySQL ERR packet with sequence number seq.

@@ -5,9 +5,7 @@ import "fmt"
 func (w *writer) alterTable(s *AlterTable) {
 	w.p("ALTER TABLE ", tableName(s.Table), " ")
 	for i, op := range s.Ops {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.alterOp(op)
 	}
 }
@@ -24,9 +22,7 @@ func (w *writer) alterOp(op AlterOp) {
 	case *AddColumns:
 		w.p("ADD COLUMN (")
 		for i, c := range op.Columns {
-			if i > 0 {
-				w.p(", ")
-			}
+			w.comma(i)
 			w.columnDef(c)
 		}
 		w.p(")")
@@ -93,9 +89,7 @@ func (w *writer) alterOpPartition(op AlterOp) {
 	case *DropRollup:
 		w.p("DROP ROLLUP ")
 		for i, n := range op.Names {
-			if i > 0 {
-				w.p(", ")
-			}
+			w.comma(i)
 			w.p(QuoteIdent(n))
 		}
 	case *ReplaceTable:

@@ -40,9 +40,7 @@ func (w *writer) createTable(s *CreateTable) {
 func (w *writer) tableElements(s *CreateTable) {
 	w.p(" (")
 	for i, c := range s.Columns {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.columnDef(c)
 	}
 	for i, x := range s.Indexes {
@@ -146,16 +144,12 @@ func (w *writer) partitionDesc(d *PartitionDesc) {
 	}
 	w.p(flag(d.Auto, " AUTO"), " PARTITION BY ", prefixSpace(d.Type), "(")
 	for i, f := range d.Fields {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(FormatExpr(f))
 	}
 	w.p(") (")
 	for i, pd := range d.Partitions {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.partitionDef(pd)
 	}
 	w.p(")")
@@ -235,9 +229,7 @@ func (w *writer) rollups(rs []*RollupDef) {
 
 func (w *writer) rollupList(rs []*RollupDef) {
 	for i, r := range rs {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(QuoteIdent(r.Name), " ", identList(r.Columns))
 		if r.DupKeys != nil {
 			w.p(" DUPLICATE KEY ", identList(r.DupKeys))

@@ -16,9 +16,7 @@ func (w *writer) selectStmt(s *Select) {
 	}
 	w.p(flag(s.Distinct, "DISTINCT "))
 	for i, it := range s.Items {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(FormatExpr(it.Expr))
 		if it.Alias != "" {
 			w.p(" AS ", QuoteIdent(it.Alias))
@@ -59,9 +57,7 @@ func (w *writer) optExpr(kw string, e expr.Expr) {
 
 func (w *writer) exprs(list []expr.Expr) {
 	for i, e := range list {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(FormatExpr(e))
 	}
 }
@@ -72,9 +68,7 @@ func (w *writer) orderBy(items []OrderItem) {
 	}
 	w.p(" ORDER BY ")
 	for i, it := range items {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(FormatExpr(it.Expr), flag(it.Desc, " DESC"))
 		if it.NullsFirst != nil {
 			w.p(" NULLS ", map[bool]string{true: "FIRST", false: "LAST"}[*it.NullsFirst])
@@ -137,9 +131,7 @@ func (w *writer) insert(s *Insert) {
 	}
 	w.p(" VALUES ")
 	for i, row := range s.Rows {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p("(")
 		w.exprs(row)
 		w.p(")")
@@ -153,9 +145,7 @@ func (w *writer) update(s *Update) {
 	}
 	w.p(" SET ")
 	for i, a := range s.Set {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(FormatExpr(a.Column), " = ", FormatExpr(a.Value))
 	}
 	w.optExpr(" WHERE ", s.Where)
@@ -181,9 +171,7 @@ func (w *writer) groupBy(s *Select) {
 	case GroupGroupingSets:
 		w.p("GROUPING SETS (")
 		for i, set := range s.GroupingSets {
-			if i > 0 {
-				w.p(", ")
-			}
+			w.comma(i)
 			w.p("(")
 			w.exprs(set)
 			w.p(")")

@@ -6,9 +6,7 @@ func (w *writer) with(ctes []*CTE) {
 	}
 	w.p("WITH ")
 	for i, c := range ctes {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(QuoteIdent(c.Name))
 		if c.Columns != nil {
 			w.p(identList(c.Columns))
@@ -60,9 +58,7 @@ func (w *writer) viewColumns(cols []ViewColumn) {
 	}
 	w.p(" (")
 	for i, c := range cols {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		w.p(QuoteIdent(c.Name))
 		if c.Comment != "" {
 			w.p(" COMMENT ", QuoteString(c.Comment))

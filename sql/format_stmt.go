@@ -17,6 +17,13 @@ func Format(s Statement) string {
 // writer accumulates formatted SQL.
 type writer struct{ strings.Builder }
 
+// comma writes the ", " that goes before element i of a list.
+func (w *writer) comma(i int) {
+	if i > 0 {
+		w.p(", ")
+	}
+}
+
 // p writes its arguments separated by nothing.
 func (w *writer) p(parts ...string) {
 	for _, s := range parts {
@@ -147,9 +154,7 @@ func (w *writer) createMV(s *CreateMaterializedView) {
 func (w *writer) setVar(s *SetVar) {
 	w.p("SET ")
 	for i, it := range s.Items {
-		if i > 0 {
-			w.p(", ")
-		}
+		w.comma(i)
 		switch {
 		case it.UserVar:
 			w.p("@")

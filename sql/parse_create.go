@@ -216,10 +216,7 @@ func (p *parser) createMaterializedView() Statement {
 		s.Async = true
 	}
 	s.Properties = p.optProperties()
-	p.expectKw("AS")
-	start := p.peek().off
-	s.Query = p.query()
-	s.QuerySpan = Span{Start: start, End: p.toks[p.i-1].end}
+	s.Query, s.QuerySpan = p.asQuery()
 	return s
 }
 

@@ -11,14 +11,9 @@ func (p *parser) createView() Statement {
 	p.expectKw("VIEW")
 	s.IfNotExists = p.acceptKws("IF", "NOT", "EXISTS")
 	s.Name = p.tableName()
-	if p.isOp("(") {
-		s.Columns = p.viewColumns()
-	}
+	s.Columns = p.optViewColumns()
 	s.Comment = p.optComment()
-	p.expectKw("AS")
-	start := p.peek().off
-	s.Query = p.query()
-	s.QuerySpan = Span{Start: start, End: p.toks[p.i-1].end}
+	s.Query, s.QuerySpan = p.asQuery()
 	return s
 }
 
@@ -33,18 +28,24 @@ func (p *parser) alterView() Statement {
 		s.Comment = &c
 		return s
 	}
-	if p.isOp("(") {
-		s.Columns = p.viewColumns()
-	}
-	p.expectKw("AS")
-	start := p.peek().off
-	s.Query = p.query()
-	s.QuerySpan = Span{Start: start, End: p.toks[p.i-1].end}
+	s.Columns = p.optViewColumns()
+	s.Query, s.QuerySpan = p.asQuery()
 	return s
 }
 
-// viewColumns parses (name [COMMENT 'c'], ...).
-func (p *parser) viewColumns() []ViewColumn {
+// asQuery parses AS query, and returns the query and its text.
+func (p *parser) asQuery() (*Select, Span) {
+	p.expectKw("AS")
+	start := p.peek().off
+	q := p.query()
+	return q, Span{Start: start, End: p.toks[p.i-1].end}
+}
+
+// optViewColumns parses [(name [COMMENT 'c'], ...)].
+func (p *parser) optViewColumns() []ViewColumn {
+	if !p.isOp("(") {
+		return nil
+	}
 	p.expectOp("(")
 	var cols []ViewColumn
 	for {

@@ -52,12 +52,7 @@ func newModelTable(s *testStore, withSeq, withBinlog bool) *modelTable {
 	if withBinlog {
 		props["binlog.enable"], props["binlog.format"], props["binlog.need_historical_value"] = "true", binlog.FormatRow, "true"
 	}
-	b := column("b", types.Type{Kind: types.Varchar, Len: 8})
-	b.Default = &catalog.Default{Kind: catalog.DefaultLiteral, Text: "d"}
-	c := column("c", typ(types.BigInt))
-	c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
-	tbl := s.newTable("t", catalog.UniqueKeys, 1, props,
-		column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+	tbl := s.newModelTable(props)
 	m := &modelTable{t: tbl, rc: catalog.NewRowCodec(tbl), withSeq: withSeq}
 	col := func(name string) int { _, i := tbl.Column(name); return i }
 	m.ck, m.ca, m.cb, m.cc, m.cs, m.cd = col("k"), col("a"), col("b"), col("c"), col("seq"), col("__DORIS_DELETE_SIGN__")
@@ -77,22 +72,10 @@ func drawLoad(rt *rapid.T, withSeq bool) mload {
 		switch {
 		case l.mode == fixedPartial:
 			r.have = fixed
-		case l.mode == flexibleRows && !r.del:
-			r.have = [5]bool{true, rapid.Bool().Draw(rt, "ha"), rapid.Bool().Draw(rt, "hb"), rapid.Bool().Draw(rt, "hc"), withSeq && rapid.Bool().Draw(rt, "hs")}
 		case l.mode == flexibleRows:
-			r.have = [5]bool{true, false, false, false, withSeq && rapid.Bool().Draw(rt, "hs")}
+			r.have = drawFlexibleHave(rt, r.del, withSeq)
 		}
-		if !rapid.Bool().Draw(rt, "anull") {
-			v := rapid.Int64Range(-5, 5).Draw(rt, "a")
-			r.a = &v
-		}
-		bv := rapid.SampledFrom([]string{"x", "y", "z"}).Draw(rt, "b")
-		r.b = &bv
-		r.c = rapid.Int64Range(0, 9).Draw(rt, "c")
-		if withSeq && rapid.IntRange(0, 5).Draw(rt, "seqnull") != 0 {
-			v := rapid.Int64Range(0, 3).Draw(rt, "seq")
-			r.seq = &v
-		}
+		drawRowValues(rt, &r, withSeq)
 		l.keys = append(l.keys, rapid.Int64Range(0, 4).Draw(rt, "k"))
 		l.rows = append(l.rows, r)
 	}

@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"loadgw/catalog"
-	"loadgw/clock"
 	"loadgw/storage"
-	"loadgw/tso"
 	"loadgw/types"
 	"loadgw/upsert"
 )
@@ -28,12 +26,11 @@ func TestGroupCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle, err := tso.Open(db, clock.NewManual(time.Unix(1e9, 0)), tso.Options{})
+	s, err := newTestStore(db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := upsert.NewWriter(db, oracle)
-	s := &testStore{db: db, w: w, nextID: 10000}
+	w := s.w
 	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)), column("lid", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
 

@@ -32,9 +32,19 @@ func openStore(dir string, opts storage.Options) (*testStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	oracle, err := tso.Open(db, clock.NewManual(time.Unix(1e9, 0)), tso.Options{})
+	s, err := newTestStore(db)
 	if err != nil {
 		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// newTestStore gives the open store db a TSO oracle on a manual clock and a
+// Writer.
+func newTestStore(db *storage.DB) (*testStore, error) {
+	oracle, err := tso.Open(db, clock.NewManual(time.Unix(1e9, 0)), tso.Options{})
+	if err != nil {
 		return nil, err
 	}
 	return &testStore{db: db, w: upsert.NewWriter(db, oracle), nextID: 10000}, nil

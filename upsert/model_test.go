@@ -25,6 +25,42 @@ type mrow struct {
 	have [5]bool // provided columns of a partial row: k, a, b, c, seq
 }
 
+// newModelTable builds table t of the model tests, a Unique Key table
+// with props: k, a, b (default 'd'), c (NOT NULL default 0), seq.
+func (s *testStore) newModelTable(props map[string]string) *catalog.Table {
+	b := column("b", types.Type{Kind: types.Varchar, Len: 8})
+	b.Default = &catalog.Default{Kind: catalog.DefaultLiteral, Text: "d"}
+	c := column("c", typ(types.BigInt))
+	c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
+	return s.newTable("t", catalog.UniqueKeys, 1, props,
+		column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+}
+
+// drawFlexibleHave draws the columns a flexible partial row provides: a
+// delete provides the key and perhaps the sequence column only.
+func drawFlexibleHave(rt *rapid.T, del, withSeq bool) [5]bool {
+	if del {
+		return [5]bool{true, false, false, false, withSeq && rapid.Bool().Draw(rt, "hs")}
+	}
+	return [5]bool{true, rapid.Bool().Draw(rt, "ha"), rapid.Bool().Draw(rt, "hb"), rapid.Bool().Draw(rt, "hc"), withSeq && rapid.Bool().Draw(rt, "hs")}
+}
+
+// drawRowValues draws the values of r: a (or NULL), b, c, and with a
+// sequence column seq (or NULL).
+func drawRowValues(rt *rapid.T, r *mrow, withSeq bool) {
+	if !rapid.Bool().Draw(rt, "anull") {
+		v := rapid.Int64Range(-5, 5).Draw(rt, "a")
+		r.a = &v
+	}
+	bv := rapid.SampledFrom([]string{"x", "y", "z"}).Draw(rt, "b")
+	r.b = &bv
+	r.c = rapid.Int64Range(0, 9).Draw(rt, "c")
+	if withSeq && rapid.IntRange(0, 5).Draw(rt, "seqnull") != 0 {
+		v := rapid.Int64Range(0, 3).Draw(rt, "seq")
+		r.seq = &v
+	}
+}
+
 func (r mrow) String() string {
 	f := func(p *int64) string {
 		if p == nil {
@@ -198,12 +234,7 @@ func TestModel(t *testing.T) {
 		if withSeq {
 			props["function_column.sequence_col"] = "seq"
 		}
-		b := column("b", types.Type{Kind: types.Varchar, Len: 8})
-		b.Default = &catalog.Default{Kind: catalog.DefaultLiteral, Text: "d"}
-		c := column("c", typ(types.BigInt))
-		c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
-		tbl := s.newTable("t", catalog.UniqueKeys, 1, props,
-			column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+		tbl := s.newModelTable(props)
 		rc := catalog.NewRowCodec(tbl)
 		col := func(name string) int { _, i := tbl.Column(name); return i }
 		ck, ca, cb, cc, cs, cd := col("k"), col("a"), col("b"), col("c"), col("seq"), col("__DORIS_DELETE_SIGN__")
@@ -226,25 +257,10 @@ func TestModel(t *testing.T) {
 				k := rapid.Int64Range(0, 4).Draw(rt, "k")
 				r := mrow{del: rapid.IntRange(0, 4).Draw(rt, "op") == 0}
 				r.have = [5]bool{true, true, true, true, true}
-				if flexible && !r.del {
-					r.have = [5]bool{true, rapid.Bool().Draw(rt, "ha"), rapid.Bool().Draw(rt, "hb"), rapid.Bool().Draw(rt, "hc"), withSeq && rapid.Bool().Draw(rt, "hs")}
+				if flexible {
+					r.have = drawFlexibleHave(rt, r.del, withSeq)
 				}
-				if flexible && r.del {
-					r.have = [5]bool{true, false, false, false, withSeq && rapid.Bool().Draw(rt, "hs")}
-				}
-				if rapid.Bool().Draw(rt, "anull") {
-					r.a = nil
-				} else {
-					v := rapid.Int64Range(-5, 5).Draw(rt, "a")
-					r.a = &v
-				}
-				bv := rapid.SampledFrom([]string{"x", "y", "z"}).Draw(rt, "b")
-				r.b = &bv
-				r.c = rapid.Int64Range(0, 9).Draw(rt, "c")
-				if withSeq && rapid.IntRange(0, 5).Draw(rt, "seqnull") != 0 {
-					v := rapid.Int64Range(0, 3).Draw(rt, "seq")
-					r.seq = &v
-				}
+				drawRowValues(rt, &r, withSeq)
 				row := make([]types.Value, len(tbl.Columns))
 				row[ck] = types.NewInt(types.BigInt, k)
 				if r.a != nil {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,22 +76,17 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	}); err != nil {
 		return err
 	}
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startProfile()
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	lat := make([][]time.Duration, o.clients)
 	cpu0 := cpuTime()
 	groups0 := groupsWritten()
 	start := time.Now()
 	deadline := start.Add(o.dur)
-	err := fanOut(o.clients, func(c int) error {
+	err = fanOut(o.clients, func(c int) error {
 		for time.Now().Before(deadline) {
 			d, err := one()
 			if err != nil {

@@ -183,16 +183,11 @@ func run(n int, format, addr string, keep bool) error {
 	if concurrent != nil {
 		return runConcurrent(addr, table, *concurrent)
 	}
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startProfile()
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	start := time.Now()
 	var src io.Reader = bytes.NewReader(data)
 	if streaming {
@@ -379,4 +374,24 @@ func peakRSS() string {
 		}
 	}
 	return "unknown"
+}
+
+// startProfile starts a CPU profile into the file -cpuprofile names, if
+// any; stop ends it and closes the file.
+func startProfile() (stop func(), err error) {
+	if profile == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(profile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
