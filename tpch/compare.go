@@ -1,0 +1,121 @@
+package tpch
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// Compare checks got against want, the reference answer (PostgreSQL's).
+// Cells that both parse as numbers are equal when they differ by at most one
+// unit in the last printed place of the less precise one (databases print
+// averages and quotients to different scales), or by a relative 1e-12;
+// other cells must be equal as text. With ordered, rows must come in the
+// same order; else both are sorted first. Column names are not compared:
+// Doris names an unaliased sum(x) "sum(x)", PostgreSQL "sum". It returns ""
+// when they match, else what differs.
+func Compare(want, got *Result, ordered bool) string {
+	if len(want.Rows) != len(got.Rows) {
+		return fmt.Sprintf("%d rows, want %d%s", len(got.Rows), len(want.Rows), firstRows(want, got))
+	}
+	if d := compareRows(want.Rows, got.Rows); d == "" {
+		return ""
+	} else if !ordered {
+		w, g := sortedRows(want.Rows), sortedRows(got.Rows)
+		return compareRows(w, g)
+	} else if compareRows(sortedRows(want.Rows), sortedRows(got.Rows)) == "" {
+		return "same rows in another order (ties of the ORDER BY?): " + d
+	} else {
+		return d
+	}
+}
+
+func firstRows(want, got *Result) string {
+	var b strings.Builder
+	if len(want.Rows) > 0 {
+		fmt.Fprintf(&b, "; first wanted row %s", rowText(want.Rows[0]))
+	}
+	if len(got.Rows) > 0 {
+		fmt.Fprintf(&b, "; first row %s", rowText(got.Rows[0]))
+	}
+	return b.String()
+}
+
+func sortedRows(rows [][]string) [][]string {
+	s := slices.Clone(rows)
+	slices.SortFunc(s, func(a, b []string) int { return slices.Compare(a, b) })
+	return s
+}
+
+func compareRows(want, got [][]string) string {
+	for i := range want {
+		if len(want[i]) != len(got[i]) {
+			return fmt.Sprintf("row %d has %d columns, want %d", i+1, len(got[i]), len(want[i]))
+		}
+		for j := range want[i] {
+			if !CellsEqual(want[i][j], got[i][j]) {
+				return fmt.Sprintf("row %d column %d: %s, want %s (row %s, want %s)",
+					i+1, j+1, cellDisplay(got[i][j]), cellDisplay(want[i][j]), rowText(got[i]), rowText(want[i]))
+			}
+		}
+	}
+	return ""
+}
+
+func cellDisplay(c string) string {
+	if c == Null {
+		return "NULL"
+	}
+	return fmt.Sprintf("%q", c)
+}
+
+func rowText(row []string) string {
+	parts := make([]string, len(row))
+	for i, c := range row {
+		parts[i] = cellDisplay(c)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// CellsEqual compares two cells as Compare does.
+func CellsEqual(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if a == Null || b == Null {
+		return false
+	}
+	x, okx := new(big.Rat).SetString(a)
+	y, oky := new(big.Rat).SetString(b)
+	if !okx || !oky {
+		return false
+	}
+	diff := new(big.Rat).Sub(x, y)
+	diff.Abs(diff)
+	ulp := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(min(scale(a), scale(b)))), nil))
+	if diff.Cmp(ulp) <= 0 {
+		return true
+	}
+	// Relative to the larger magnitude.
+	m := new(big.Rat).Abs(x)
+	if ay := new(big.Rat).Abs(y); ay.Cmp(m) > 0 {
+		m = ay
+	}
+	return diff.Cmp(m.Mul(m, big.NewRat(1, 1e12))) <= 0
+}
+
+// scale is the number of digits after the decimal point of a number's
+// text, taking an exponent into account ("1.5E+3" has none).
+func scale(s string) int {
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		fmt.Sscan(s[i+1:], &exp)
+		s = s[:i]
+	}
+	digits := 0
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		digits = len(s) - i - 1
+	}
+	return max(0, digits-exp)
+}
