@@ -9,8 +9,9 @@ import (
 
 // Compare checks got against want, the reference answer (PostgreSQL's).
 // Cells that both parse as numbers are equal when they differ by at most one
-// unit in the last printed place of the less precise one (databases print
-// averages and quotients to different scales), or by a relative 1e-12;
+// unit in the last printed place of the less precise one if both have
+// decimal places (databases print averages and quotients to different
+// scales), or by a relative 1e-12;
 // other cells must be equal as text. With ordered, rows must come in the
 // same order; else both are sorted first. Column names are not compared:
 // Doris names an unaliased sum(x) "sum(x)", PostgreSQL "sum". It returns ""
@@ -93,9 +94,11 @@ func CellsEqual(a, b string) bool {
 	}
 	diff := new(big.Rat).Sub(x, y)
 	diff.Abs(diff)
-	ulp := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(min(scale(a), scale(b)))), nil))
-	if diff.Cmp(ulp) <= 0 {
-		return true
+	if places := min(scale(a), scale(b)); places > 0 {
+		ulp := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(places)), nil))
+		if diff.Cmp(ulp) <= 0 {
+			return true
+		}
 	}
 	// Relative to the larger magnitude.
 	m := new(big.Rat).Abs(x)

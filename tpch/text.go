@@ -5,7 +5,7 @@ import "math/rand/v2"
 // textPoolBytes is the size of the text pool comments are cut from. dbgen
 // keeps 300 MB; a smaller pool repeats substrings more often but holds the
 // same word frequencies, which is what the queries' LIKE patterns see.
-const textPoolBytes = 4 << 20
+const textPoolBytes = 2 << 20
 
 // textPool builds the pool of sentences of the specification's grammar
 // (clause 4.2.2.14), deterministic by r.
@@ -36,36 +36,41 @@ func appendSentence(b []byte, r *rand.Rand) []byte {
 		b = appendPrepPhrase(appendVerbPhrase(appendPrepPhrase(appendNounPhrase(b, r), r), r), r)
 	}
 	// The phrases end in a space; the terminator replaces it.
-	return append(b[:len(b)-1], pick(r, terminators)...)
+	return append(b[:len(b)-1], terminators.pick(r)...)
 }
 
 func appendWord(b []byte, w string) []byte { return append(append(b, w...), ' ') }
 
+// appendNounPhrase appends noun (weight 10), adjective noun (20),
+// adjective, adjective noun (10) or adverb adjective noun (50).
 func appendNounPhrase(b []byte, r *rand.Rand) []byte {
-	switch r.IntN(4) {
-	case 1:
-		b = appendWord(b, pick(r, adjectives))
-	case 2:
-		b = append(append(b, pick(r, adjectives)...), ", "...)
-		b = appendWord(b, pick(r, adjectives))
-	case 3:
-		b = appendWord(appendWord(b, pick(r, adverbs)), pick(r, adjectives))
+	switch n := r.IntN(90); {
+	case n < 10:
+	case n < 30:
+		b = appendWord(b, adjectives.pick(r))
+	case n < 40:
+		b = append(append(b, adjectives.pick(r)...), ", "...)
+		b = appendWord(b, adjectives.pick(r))
+	default:
+		b = appendWord(appendWord(b, adverbs.pick(r)), adjectives.pick(r))
 	}
-	return appendWord(b, pick(r, nouns))
+	return appendWord(b, nouns.pick(r))
 }
 
+// appendVerbPhrase appends verb (weight 30), auxiliary verb (1), verb
+// adverb (40) or auxiliary verb adverb (1).
 func appendVerbPhrase(b []byte, r *rand.Rand) []byte {
-	n := r.IntN(4)
-	if n&1 == 1 {
-		b = appendWord(b, pick(r, auxiliaries))
+	n := r.IntN(72)
+	if (n >= 30 && n < 31) || n == 71 {
+		b = appendWord(b, auxiliaries.pick(r))
 	}
-	b = appendWord(b, pick(r, verbs))
-	if n&2 == 2 {
-		b = appendWord(b, pick(r, adverbs))
+	b = appendWord(b, verbs.pick(r))
+	if n >= 31 {
+		b = appendWord(b, adverbs.pick(r))
 	}
 	return b
 }
 
 func appendPrepPhrase(b []byte, r *rand.Rand) []byte {
-	return appendNounPhrase(appendWord(appendWord(b, pick(r, prepositions)), "the"), r)
+	return appendNounPhrase(appendWord(appendWord(b, prepositions.pick(r)), "the"), r)
 }
