@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"loadgw/tpch"
@@ -89,17 +88,12 @@ func (l *loadgw) restart(ctx context.Context) error {
 // generated files. A failing view is reported and skipped (query 15 then
 // fails); any other failure stops the load.
 func (l *loadgw) load(ctx context.Context, dataDir string) error {
-	if _, err := l.client.Exec(ctx, "information_schema", "CREATE DATABASE IF NOT EXISTS tpch"); err != nil {
-		return fmt.Errorf("cannot create database tpch: %w", err)
+	skipped, err := l.client.CreateTables(ctx, "tpch")
+	for _, e := range skipped {
+		logf("loadgw: %v (query 15 needs the view)", e)
 	}
-	for _, s := range tpch.DorisDDL() {
-		if _, err := l.client.Exec(ctx, "tpch", s); err != nil {
-			if strings.Contains(strings.ToLower(s), "view") {
-				logf("loadgw: %.40q failed (query 15 needs the view): %v", s, err)
-				continue
-			}
-			return fmt.Errorf("cannot run %.60q on loadgw: %w", s, err)
-		}
+	if err != nil {
+		return err
 	}
 	for _, table := range tpch.Tables {
 		start := time.Now()

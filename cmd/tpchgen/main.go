@@ -3,10 +3,10 @@
 // stream load.
 //
 //	go run ./cmd/tpchgen --sf 1 --dir /tmp/tpch-sf1
-//	go run ./cmd/tpchgen --sf 0.1 --load http://127.0.0.1:8030 --db tpch
+//	go run ./cmd/tpchgen --sf 0.1 --load http://127.0.0.1:8030 --db tpch --create-tables
 //
-// --load creates no tables: create them first with the DDL of
-// tpch/ddl/doris.sql (cmd/tpchbench does both).
+// --load loads into existing tables; --create-tables makes them first with
+// the DDL of tpch/ddl/doris.sql (Doris's tpch-tools DDL).
 package main
 
 import (
@@ -31,6 +31,7 @@ func main() {
 	password := flag.String("password", "", "with --load: the password")
 	tables := flag.String("tables", strings.Join(tpch.Tables, ","), "comma-separated tables to generate")
 	parallel := flag.Int("parallel", 2, "tables generated at once")
+	create := flag.Bool("create-tables", false, "with --load: create the database and (drop and re)create the tables and the view first, with Doris's DDL")
 	flag.Parse()
 	if (*dir == "") == (*load == "") {
 		fmt.Fprintln(os.Stderr, "tpchgen: give exactly one of --dir and --load")
@@ -38,20 +39,35 @@ func main() {
 	}
 	start := time.Now()
 	g, err := tpch.New(tpch.Options{ScaleFactor: *sf, Seed: *seed})
-	if err == nil {
-		list := strings.Split(*tables, ",")
-		if *dir != "" {
-			err = g.WriteFiles(*dir, list, *parallel)
-		} else {
-			c := &tpch.Client{Base: strings.TrimSuffix(*load, "/"), User: *user, Password: *password}
-			err = g.Each(list, *parallel, func(table string, r io.Reader) error {
-				return c.StreamLoad(context.Background(), *db, table, "", r)
-			})
-		}
+	list := strings.Split(*tables, ",")
+	switch {
+	case err != nil:
+	case *dir != "":
+		err = g.WriteFiles(*dir, list, *parallel)
+	default:
+		c := &tpch.Client{Base: strings.TrimSuffix(*load, "/"), User: *user, Password: *password}
+		err = loadTables(c, g, *db, list, *parallel, *create)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tpchgen:", err)
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "tpchgen: scale factor %v in %v\n", *sf, time.Since(start).Round(time.Millisecond))
+}
+
+// loadTables stream loads the tables into db, creating them first with create.
+func loadTables(c *tpch.Client, g *tpch.Generator, db string, tables []string, parallel int, create bool) error {
+	ctx := context.Background()
+	if create {
+		skipped, err := c.CreateTables(ctx, db)
+		for _, e := range skipped {
+			fmt.Fprintln(os.Stderr, "tpchgen:", e)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return g.Each(tables, parallel, func(table string, r io.Reader) error {
+		return c.StreamLoad(ctx, db, table, "", r)
+	})
 }
