@@ -12,33 +12,36 @@ import (
 )
 
 var testTables struct {
-	once sync.Once
-	data map[string][][]string
+	once  sync.Once
+	data  map[string][][]string
+	files map[string][]byte
 }
 
 // tables generates every table at scale factor 0.01 (once for all tests)
 // and splits the rows into fields.
 func tables(t testing.TB) map[string][][]string {
 	t.Helper()
-	testTables.once.Do(func() { testTables.data = generateTables(t, 0.01, 1) })
+	testTables.once.Do(func() { testTables.data, testTables.files = generateTables(t, 0.01, 1) })
 	if testTables.data == nil {
 		t.Fatal("the generation failed in an earlier test")
 	}
 	return testTables.data
 }
 
-func generateTables(t testing.TB, sf float64, seed uint64) map[string][][]string {
+// generateTables returns the rows and the files of every table.
+func generateTables(t testing.TB, sf float64, seed uint64) (map[string][][]string, map[string][]byte) {
 	t.Helper()
 	g, err := New(Options{ScaleFactor: sf, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][][]string{}
+	out, files := map[string][][]string{}, map[string][]byte{}
 	for _, table := range Tables {
 		var b bytes.Buffer
 		if err := g.Write(table, &b); err != nil {
 			t.Fatal(err)
 		}
+		files[table] = b.Bytes()
 		cols, _ := Columns(table)
 		for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
 			f := strings.Split(line, "|")
@@ -48,7 +51,7 @@ func generateTables(t testing.TB, sf float64, seed uint64) map[string][][]string
 			out[table] = append(out[table], f[:len(cols)])
 		}
 	}
-	return out
+	return out, files
 }
 
 func atoi(t testing.TB, s string) int64 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"loadgw/tpch"
@@ -47,6 +48,8 @@ func (l *loadgw) start(ctx context.Context) error {
 	}
 	l.cmd = exec.Command(l.bin, "--data-dir", l.dir, "--http-addr", addr, "--log-level", "warn", "--time-zone", "UTC")
 	l.cmd.Stdout, l.cmd.Stderr = l.log, l.log
+	// The server dies with this process, however it ends.
+	l.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := l.cmd.Start(); err != nil {
 		return fmt.Errorf("cannot start loadgw: %w", err)
 	}
