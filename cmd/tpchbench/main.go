@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,6 +45,7 @@ type config struct {
 	queries   []int
 	systems   map[string]bool
 	out       string
+	loadStart string // /proc/loadavg when the queries began
 }
 
 func main() {
@@ -136,6 +138,7 @@ func run(ctx context.Context, c *config) error {
 	if err := generate(c); err != nil {
 		return err
 	}
+	c.loadStart = loadAverage()
 	results := map[string]map[int]*outcome{}
 	if c.systems["postgres"] {
 		r, err := runPostgres(ctx, c)
@@ -291,4 +294,18 @@ func writeAnswer(c *config, system string, q int, o *outcome) {
 		}
 	}
 	_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("q%d.%s.tsv", q, system)), []byte(b.String()), 0o644)
+}
+
+// loadAverage is the 1-minute load average and the CPU count, which the
+// report states next to the times (the machine may be shared).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "unknown"
+	}
+	return fmt.Sprintf("%s on %d CPUs", f[0], runtime.NumCPU())
 }

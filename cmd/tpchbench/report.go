@@ -13,7 +13,8 @@ import (
 // difference. Either map may be nil (system not run).
 func buildReport(c *config, pg, lg map[int]*outcome) string {
 	var b, notes strings.Builder
-	fmt.Fprintf(&b, "TPC-H scale factor %v (seed %d), best of %d runs per query (one run past %v), milliseconds.\n\n", c.sf, c.seed, c.runs, c.repeatMax)
+	fmt.Fprintf(&b, "TPC-H scale factor %v (seed %d), best of %d runs per query (one run past %v), milliseconds.\n", c.sf, c.seed, c.runs, c.repeatMax)
+	fmt.Fprintf(&b, "Load average %s before the first load, %s at the end.\n\n", c.loadStart, loadAverage())
 	b.WriteString("| query | PostgreSQL 15 | loadgw | loadgw / PostgreSQL | answer |\n|---|---:|---:|---:|---|\n")
 	var pgTotal, lgTotal, pgBoth, lgBoth time.Duration
 	both, matched := 0, 0
