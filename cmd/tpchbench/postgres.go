@@ -238,7 +238,7 @@ func (t *trimTrailing) Read(p []byte) (int, error) {
 	for len(t.buf) == 0 {
 		line, err := t.r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			return 0, errors.New("cannot copy: a line is longer than 1 MiB")
+			return 0, errors.New("cannot copy: a line is longer than the read buffer (1 MiB)")
 		}
 		if len(line) >= 2 && line[len(line)-2] == '|' {
 			t.buf = append(append(t.buf[:0], line[:len(line)-2]...), '\n')
