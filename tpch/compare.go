@@ -11,25 +11,47 @@ import (
 // Cells that both parse as numbers are equal when they differ by at most one
 // unit in the last printed place of the less precise one if both have
 // decimal places (databases print averages and quotients to different
-// scales), or by a relative 1e-12;
-// other cells must be equal as text. With ordered, rows must come in the
-// same order; else both are sorted first. Column names are not compared:
-// Doris names an unaliased sum(x) "sum(x)", PostgreSQL "sum". It returns ""
-// when they match, else what differs.
-func Compare(want, got *Result, ordered bool) string {
+// scales), or by a relative 1e-12; other cells must be equal as text. Both
+// must hold the same rows; with orderKeys (the result columns of the
+// query's ORDER BY, OrderKeys), in an order that gives the same sequence of
+// those columns, so rows that tie on them may come in any order. Column
+// names are not compared: Doris names an unaliased sum(x) "sum(x)",
+// PostgreSQL "sum". It returns "" when they match, else what differs.
+func Compare(want, got *Result, orderKeys []int) string {
 	if len(want.Rows) != len(got.Rows) {
 		return fmt.Sprintf("%d rows, want %d%s", len(got.Rows), len(want.Rows), firstRows(want, got))
 	}
-	if d := compareRows(want.Rows, got.Rows); d == "" {
+	inOrder := compareRows(want.Rows, got.Rows)
+	if inOrder == "" {
 		return ""
-	} else if !ordered {
-		w, g := sortedRows(want.Rows), sortedRows(got.Rows)
-		return compareRows(w, g)
-	} else if compareRows(sortedRows(want.Rows), sortedRows(got.Rows)) == "" {
-		return "same rows in another order (ties of the ORDER BY?): " + d
-	} else {
+	}
+	if d := compareRows(sortedRows(want.Rows), sortedRows(got.Rows)); d != "" {
+		if orderKeys != nil {
+			return inOrder
+		}
 		return d
 	}
+	if orderKeys == nil {
+		return ""
+	}
+	if d := compareRows(project(want.Rows, orderKeys), project(got.Rows, orderKeys)); d != "" {
+		return "the same rows in another order: " + inOrder
+	}
+	return "" // rows that tie on the ORDER BY columns came in another order
+}
+
+// project returns the cells of rows in columns cols (skipping columns a row
+// does not have, which compareRows has already reported).
+func project(rows [][]string, cols []int) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		for _, c := range cols {
+			if c < len(r) {
+				out[i] = append(out[i], r[c])
+			}
+		}
+	}
+	return out
 }
 
 func firstRows(want, got *Result) string {

@@ -36,22 +36,25 @@ func TestCellsEqual(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	want := rows([]string{"A", "1.00"}, []string{"B", "2.00"})
+	want := rows([]string{"A", "1.00"}, []string{"B", "2.00"}, []string{"C", "2.00"})
 	for _, c := range []struct {
-		name    string
-		got     *Result
-		ordered bool
-		diff    string // substring of the difference, "" for a match
+		name string
+		got  *Result
+		keys []int
+		diff string // substring of the difference, "" for a match
 	}{
-		{"same", rows([]string{"A", "1"}, []string{"B", "2.000"}), true, ""},
-		{"unordered", rows([]string{"B", "2.00"}, []string{"A", "1.00"}), false, ""},
-		{"order matters", rows([]string{"B", "2.00"}, []string{"A", "1.00"}), true, "another order"},
-		{"fewer rows", rows([]string{"A", "1.00"}), true, "1 rows, want 2"},
-		{"value", rows([]string{"A", "1.00"}, []string{"B", "2.50"}), false, `row 2 column 2: "2.50", want "2.00"`},
-		{"columns", rows([]string{"A"}, []string{"B"}), true, "row 1 has 1 columns, want 2"},
-		{"null", rows([]string{"A", Null}, []string{"B", "2.00"}), true, "NULL"},
+		{"same", rows([]string{"A", "1"}, []string{"B", "2.000"}, []string{"C", "2"}), []int{1}, ""},
+		{"unordered", rows([]string{"C", "2.00"}, []string{"B", "2.00"}, []string{"A", "1.00"}), nil, ""},
+		{"tie on the key", rows([]string{"A", "1.00"}, []string{"C", "2.00"}, []string{"B", "2.00"}), []int{1}, ""},
+		{"order matters", rows([]string{"B", "2.00"}, []string{"A", "1.00"}, []string{"C", "2.00"}), []int{1}, "another order"},
+		{"order of the second key", rows([]string{"A", "1.00"}, []string{"C", "2.00"}, []string{"B", "2.00"}), []int{1, 0}, "another order"},
+		{"fewer rows", rows([]string{"A", "1.00"}), []int{0}, "1 rows, want 3"},
+		{"value", rows([]string{"A", "1.00"}, []string{"B", "2.50"}, []string{"C", "2.00"}), nil, `row 2 column 2: "2.50", want "2.00"`},
+		{"value, ordered", rows([]string{"A", "1.00"}, []string{"B", "2.50"}, []string{"C", "2.00"}), []int{1}, `row 2 column 2: "2.50", want "2.00"`},
+		{"columns", rows([]string{"A"}, []string{"B"}, []string{"C"}), []int{0}, "row 1 has 1 columns, want 2"},
+		{"null", rows([]string{"A", Null}, []string{"B", "2.00"}, []string{"C", "2.00"}), []int{0}, "NULL"},
 	} {
-		got := Compare(want, c.got, c.ordered)
+		got := Compare(want, c.got, c.keys)
 		if (c.diff == "") != (got == "") || !strings.Contains(got, c.diff) {
 			t.Errorf("%s: Compare = %q, want %q", c.name, got, c.diff)
 		}
@@ -65,8 +68,8 @@ func TestQueries(t *testing.T) {
 			t.Errorf("query %d: %v %.40q", q, err, text)
 		}
 		// Only 6, 14, 17 and 19 return one unordered row.
-		if ordered := Ordered(text); ordered == (q == 6 || q == 14 || q == 17 || q == 19) {
-			t.Errorf("query %d: Ordered = %v", q, ordered)
+		if ordered := Ordered(text); ordered == (q == 6 || q == 14 || q == 17 || q == 19) || ordered != (OrderKeys(q) != nil) {
+			t.Errorf("query %d: Ordered = %v, OrderKeys = %v", q, ordered, OrderKeys(q))
 		}
 	}
 	if _, err := Query(23); err == nil {

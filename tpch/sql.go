@@ -43,6 +43,19 @@ func Query(n int) (string, error) {
 	return stmts[0], nil
 }
 
+// orderKeys are the result columns (from 0) of each query's ORDER BY, in
+// its order; queries 6, 14, 17 and 19 have none.
+var orderKeys = map[int][]int{
+	1: {0, 1}, 2: {0, 2, 1, 3}, 3: {1, 2}, 4: {0}, 5: {1}, 7: {0, 1, 2}, 8: {0}, 9: {0, 1},
+	10: {2}, 11: {1}, 12: {0}, 13: {1, 0}, 15: {0}, 16: {3, 0, 1, 2}, 18: {4, 3}, 20: {0},
+	21: {1, 0}, 22: {0},
+}
+
+// OrderKeys returns the result columns (from 0) that query n's ORDER BY
+// sorts by, nil when it has no ORDER BY: rows that tie on them may come in
+// any order.
+func OrderKeys(n int) []int { return orderKeys[n] }
+
 // Ordered reports whether query text sorts its result (ORDER BY at the
 // end), so that row order is part of the answer.
 func Ordered(query string) bool { return orderBy.MatchString(query) }
