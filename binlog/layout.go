@@ -30,6 +30,7 @@ type layout struct {
 	scr    []types.Value
 	added  func(col int) types.Value // columns added after a record was written
 	saved  []types.Value             // scratch: an after image while its before image shows
+	proj   *catalog.Projection       // the columns decoded; nil for all (see Changes.Project)
 }
 
 func newLayout(t *catalog.Table, rc *catalog.RowCodec, withBefore bool, now time.Time, loc *time.Location) *layout {
@@ -78,7 +79,7 @@ func (l *layout) decode(keyPart, val []byte) error {
 		return err
 	}
 	var err error
-	l.scr, err = l.rc.DecodeValue(val, l.row, l.scr, l.added)
+	l.scr, err = l.rc.DecodeValueMask(val, l.row, l.scr, l.added, l.proj)
 	return err
 }
 

@@ -189,6 +189,22 @@ func (c *Changes) setPartitions(t *catalog.Table, partitions []string) error {
 	return nil
 }
 
+// Project limits decoding to the table columns with need[col] set (key
+// columns are always decoded, and partition columns when the read filters
+// by partition); the rows' other columns then hold unspecified values. The
+// query layer calls it before Read when it knows the columns it reads.
+func (c *Changes) Project(need []bool) {
+	need = append([]bool(nil), need...)
+	if c.partitions != nil && c.l.t.Partition != nil {
+		for _, name := range c.l.t.Partition.Columns {
+			if _, i := c.l.t.Column(name); i >= 0 {
+				need[i] = true
+			}
+		}
+	}
+	c.l.proj = c.l.rc.NewProjection(need)
+}
+
 // Columns lists the rows' columns: the table's visible columns, the
 // operation, TSO and LSN, then with before images one __BEFORE__<col>__
 // per visible non-key column. Hidden ones are left out of * unless the

@@ -152,6 +152,8 @@ type Database struct {
 	Name       string
 	Properties map[string]string `json:",omitempty"`
 	Tables     map[string]*Table
+	// Views are the database's views (see View); nil when it has none.
+	Views map[string]*View `json:",omitempty"`
 }
 
 // state is the whole catalog, persisted as one document.

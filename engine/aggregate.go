@@ -94,11 +94,11 @@ func walkExpr(e expr.Expr, fn func(expr.Expr)) {
 func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem) error {
 	ap := &aggPlan{}
 	p.agg = ap
-	post := &expr.Scope{}
+	post := p.bindScope(nil, "")
 	groupText := map[string]int{}
 	for _, g := range st.GroupBy {
 		g = resolveGroupRef(g, items, p.scope)
-		c, err := expr.Bind(g, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
+		c, err := expr.Bind(g, p.bindScope(p.scope.Columns, "AGGREGATE"))
 		if err != nil {
 			return err
 		}
@@ -125,7 +125,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		var args []expr.Compiled
 		var argTypes []types.Type
 		for _, a := range call.Args {
-			c, err := expr.Bind(a, &expr.Scope{Columns: p.scope.Columns, Clause: "AGGREGATE"})
+			c, err := expr.Bind(a, p.bindScope(p.scope.Columns, "AGGREGATE"))
 			if err != nil {
 				return 0, types.Type{}, err
 			}
@@ -143,6 +143,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		e = replaceGroupExprs(e, groupText)
 		return expr.Bind(e, post)
 	}
+	defer func() { p.aggScope = aggColumns(post.Columns, ap) }()
 	for _, it := range items {
 		c, err := bindPost(it.Expr)
 		if err != nil {
@@ -171,7 +172,7 @@ func nonGroupError(err error, e expr.Expr) error {
 func lookupScope(sc *expr.Scope, ref *expr.ColumnRef) (*expr.Column, int) {
 	for i := range sc.Columns {
 		c := &sc.Columns[i]
-		if c.Name != "" && strings.EqualFold(c.Name, ref.Name) && (ref.Table == "" || strings.EqualFold(ref.Table, c.Table)) {
+		if c.Name != "" && strings.EqualFold(c.Name, ref.Name) && (ref.Table == "" && !c.QualifiedOnly || strings.EqualFold(ref.Table, c.Table)) {
 			return c, i
 		}
 	}
@@ -320,4 +321,14 @@ func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([
 		}
 	}
 	return nil
+}
+
+// aggColumns is the layout of the aggregated row: the group columns, then
+// one column per aggregate call.
+func aggColumns(groups []expr.Column, ap *aggPlan) []expr.Column {
+	cols := append([]expr.Column(nil), groups...)
+	for _, a := range ap.aggs {
+		cols = append(cols, expr.Column{Type: a.typ})
+	}
+	return cols
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,10 +15,11 @@ import (
 )
 
 // planChanges translates binlog(...) and t@incr(...) into a binlog query
-// and binds its rows as the statement's source.
-func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
-	ref := s.e.oracle.ReadTSO() // the statement's one reference TSO
-	q := binlog.Query{End: ref + 1, Ref: ref, Now: s.e.clock.Now(), Loc: s.loc}
+// over the statement's reference TSO and snapshot, read as a source.
+func (p *planner) planChanges(from *sql.TableRef) (*source, error) {
+	s := p.s
+	ref, snap, published := p.st.changesView()
+	q := binlog.Query{End: ref + 1, Ref: ref, Now: p.st.ctx.Now, Loc: s.loc}
 	var err error
 	if from.Func != "" {
 		err = s.binlogFuncQuery(&q, from)
@@ -25,31 +27,33 @@ func (s *Session) planChanges(p *plan, from *sql.TableRef) error {
 		err = s.incrQuery(&q, from)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	q.End = min(q.End, ref+1)
-	var published uint64
-	p.snap, published = s.e.readView(q.End)
-	q.End = min(q.End, published+1)
+	q.End = min(q.End, ref+1, published+1)
 	q.Codec = s.e.Codec(q.Table)
-	src, err := binlog.Open(p.snap, q)
+	src, err := binlog.Open(snap, q)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	qual := q.Table.Name
+	label := "CHANGES " + q.Table.Name + "@incr"
 	if from.Func != "" {
 		qual = from.Func
+		label = "CHANGES binlog(" + q.Table.Name + ")"
 	}
 	if from.Alias != "" {
 		qual = from.Alias
 	}
 	show := s.ShowHidden()
+	out := &source{}
+	n := &feedNode{read: src.Read, label: label, t: q.Table, project: src.Project}
 	for _, c := range src.Columns() {
-		p.scope.Columns = append(p.scope.Columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
-		p.starHidden = append(p.starHidden, c.Hidden && !show)
+		n.columns = append(n.columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
+		out.hidden = append(out.hidden, c.Hidden && !show)
 	}
-	p.feed = src.Read
-	return nil
+	out.node = n
+	out.feeds = []*feedNode{n}
+	return out, nil
 }
 
 // binlogFuncQuery reads the arguments of binlog("table" = ..., "db" = ...,
@@ -147,31 +151,28 @@ func (s *Session) incrTimestamp(v string) (uint64, error) {
 }
 
 // planAsOf translates t FOR VERSION AS OF <tso> / FOR TIME AS OF
-// '<datetime>' into a binlog snapshot read and binds its rows as the
-// statement's source.
-func (s *Session) planAsOf(p *plan, from *sql.TableRef, t *catalog.Table, ctx *expr.Context) error {
+// '<datetime>' into a binlog snapshot read over the statement's snapshot.
+func (p *planner) planAsOf(from *sql.TableRef, t *catalog.Table, cols []expr.Column) (*source, error) {
+	s := p.s
 	if err := binlog.CheckAsOf(t); err != nil {
-		return err
+		return nil, err
 	}
-	target, err := s.asOfTarget(from, ctx)
+	target, err := s.asOfTarget(from, p.st.ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ref := s.e.oracle.ReadTSO()
-	var published uint64
-	p.snap, published = s.e.readView(min(target, ref) + 1)
-	snap := p.snap
-	sc := s.newScanner(t, snap, ctx.Now)
+	ref, snap, published := p.st.changesView()
+	sc := s.newScanner(t, snap, p.st.ctx.Now)
 	h, err := binlog.OpenAsOf(snap, binlog.AsOfQuery{
-		Table: t, Codec: sc.rc, Target: min(target, published), Published: published, Ref: ref,
+		Table: t, Codec: sc.rc, Target: min(target, ref, published), Published: published, Ref: ref,
 		Scan: func(fn func(row []types.Value) (bool, error)) error { return sc.scan(sc.rc.Prefix(), fn) },
 		Fill: sc.fill,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p.feed = h.Read
-	return nil
+	n := &feedNode{columns: cols, read: h.Read, label: "SNAPSHOT " + t.Name + " AS OF " + strconv.FormatUint(min(target, published), 10)}
+	return &source{node: n, hidden: make([]bool, len(cols)), tables: []*catalog.Table{t}}, nil
 }
 
 // asOfTarget is the commit TSO FOR VERSION/TIME AS OF names.

@@ -44,7 +44,8 @@ func (s *Session) addTable(db string, t *catalog.Table, ifNotExists bool) (*Resu
 		if !ok {
 			return errorf("Unknown database '%s'", db)
 		}
-		if _, exists := d.Tables[t.Name]; exists {
+		_, isView := d.Views[t.Name]
+		if _, exists := d.Tables[t.Name]; exists || isView {
 			if ifNotExists {
 				return errSkip
 			}

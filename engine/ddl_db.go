@@ -145,6 +145,11 @@ func (s *Session) showTables(st *sql.ShowTables) (*Result, error) {
 			names = append(names, n)
 		}
 	}
+	for n := range d.Views {
+		if st.Like == nil || likeMatch(*st.Like, n) {
+			names = append(names, n)
+		}
+	}
 	sort.Strings(names)
 	res := &Result{ResultSet: true, Columns: []Column{{Name: "Tables_in_" + db, Type: varcharType}}}
 	if st.Full {
@@ -153,7 +158,11 @@ func (s *Session) showTables(st *sql.ShowTables) (*Result, error) {
 	for _, n := range names {
 		row := []types.Value{str(n)}
 		if st.Full {
-			row = append(row, str("BASE TABLE"))
+			kind := "BASE TABLE"
+			if _, ok := d.Views[n]; ok {
+				kind = "VIEW"
+			}
+			row = append(row, str(kind))
 		}
 		res.Rows = append(res.Rows, row)
 	}

@@ -176,6 +176,9 @@ func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
 			return errorf("Unknown database '%s'", db)
 		}
 		t, ok := d.Tables[st.Table.Name]
+		if _, isView := d.Views[st.Table.Name]; isView {
+			return errorf("'%s.%s' is not TABLE. Use 'DROP VIEW %s.%s'.", db, st.Table.Name, db, st.Table.Name)
+		}
 		if !ok {
 			if st.IfExists {
 				return errSkip
@@ -214,6 +217,9 @@ func (s *Session) truncate(st *sql.Truncate) (*Result, error) {
 }
 
 func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
+	if v, ok, _ := s.lookupView(tn); ok {
+		return s.describeView(v)
+	}
 	t, err := s.ddlTable(tn)
 	if err != nil {
 		return nil, err
@@ -313,6 +319,9 @@ func defaultText(d *catalog.Default) string {
 }
 
 func (s *Session) showCreateTable(st *sql.ShowCreateTable) (*Result, error) {
+	if v, ok, _ := s.lookupView(st.Table); ok {
+		return s.showViewDDL(v, "View", "Create View")
+	}
 	t, err := s.ddlTable(st.Table)
 	if err != nil {
 		return nil, err

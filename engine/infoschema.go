@@ -38,6 +38,8 @@ func (s *Session) infoSchemaTable(name string) (*infoTable, bool) {
 		return s.infoTables(), true
 	case "columns":
 		return s.infoColumns(), true
+	case "views":
+		return s.infoViews(), true
 	}
 	return nil, false
 }
@@ -93,6 +95,7 @@ func (s *Session) infoTables() *infoTable {
 			types.NullValue, str(""), str(t.Comment),
 		})
 	})
+	it.rows = append(it.rows, s.viewTableRows()...)
 	return it
 }
 

@@ -9,28 +9,24 @@ import (
 	"loadgw/expr"
 	"loadgw/sql"
 	"loadgw/storage"
-	"loadgw/ttl"
 	"loadgw/types"
 )
 
-// plan is a bound SELECT over one table (or no table).
+// plan is the state of binding one query block: its source scope, select
+// list, aggregation, HAVING, ORDER BY, DISTINCT and LIMIT. finishBlock
+// turns it into operators.
 type plan struct {
-	t       *catalog.Table
-	need    []bool          // source columns the statement reads
-	virtual [][]types.Value // rows of an information_schema table
-	scope   *expr.Scope     // the source row
-	filter  expr.Compiled
-	prefix  []byte // key prefix narrowing the scan (point or prefix lookup)
-	// feed, when set, streams the source rows (change records of binlog()
-	// and @incr); starHidden marks its columns * leaves out.
-	feed       func(fn func(row []types.Value) (bool, error)) error
+	scope *expr.Scope // the source row
+	// starHidden marks the source columns * leaves out; hasFrom is false
+	// for a SELECT without FROM.
 	starHidden []bool
-	// snap, when set, is the snapshot the statement reads, taken when it
-	// was planned (change records and snapshot reads check retention
-	// against it); query closes it.
-	snap *storage.Snapshot
+	hasFrom    bool
+	// mkScope makes the binding scopes of the block (subqueries and
+	// correlated names allowed).
+	mkScope func(cols []expr.Column, clause string) *expr.Scope
 
-	agg *aggPlan // nil when not aggregating
+	agg      *aggPlan      // nil when not aggregating
+	aggScope []expr.Column // the aggregated row
 
 	outs      []expr.Compiled // select list, bound to the source or aggregated row
 	outCols   []Column
@@ -41,139 +37,18 @@ type plan struct {
 	limit     *sql.Limit
 }
 
+// bindScope is a scope of the block over cols.
+func (p *plan) bindScope(cols []expr.Column, clause string) *expr.Scope {
+	if p.mkScope == nil {
+		return &expr.Scope{Columns: cols, Clause: clause}
+	}
+	return p.mkScope(cols, clause)
+}
+
 type orderSpec struct {
 	col        int // index into outs ++ orderKeys
 	desc       bool
 	nullsFirst bool
-}
-
-func (s *Session) query(st *sql.Select) (*Result, error) {
-	ctx := s.evalContext()
-	p, err := s.planSelect(st, ctx)
-	if err != nil {
-		return nil, err
-	}
-	if p.snap != nil {
-		defer p.snap.Close()
-	}
-	rows, err := s.execute(p, ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{ResultSet: true, Columns: p.outCols, Rows: rows, Loc: s.loc}, nil
-}
-
-func (s *Session) planSelect(st *sql.Select, ctx *expr.Context) (_ *plan, retErr error) {
-	p := &plan{scope: &expr.Scope{}, distinct: st.Distinct, limit: st.Limit}
-	s.resolveVars(st)
-	defer func() {
-		if retErr != nil && p.snap != nil {
-			p.snap.Close()
-		}
-	}()
-	if st.From != nil {
-		if err := s.planFrom(p, st.From); err != nil {
-			return nil, err
-		}
-		if p.t != nil {
-			if err := ttl.CheckRead(p.t, ttl.Read{Hint: strings.Join(append([]string{st.Hint}, st.RelationHints...), " ")}); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if st.Where != nil {
-		f, err := expr.Bind(st.Where, &expr.Scope{Columns: p.scope.Columns, Clause: "FILTER"})
-		if err != nil {
-			return nil, err
-		}
-		p.filter = f
-		if p.t != nil {
-			p.prefix = s.keyPrefix(p.t, st.Where, ctx)
-		}
-	}
-	items, err := expandStars(st.Items, p)
-	if err != nil {
-		return nil, err
-	}
-	if p.t != nil {
-		p.need = referencedColumns(st, items, p.scope)
-	}
-	if len(st.GroupBy) > 0 || hasAggregate(st) {
-		return p, s.planAggregate(p, st, items)
-	}
-	project := &expr.Scope{Columns: p.scope.Columns, Clause: "PROJECT"}
-	for _, it := range items {
-		c, err := expr.Bind(it.Expr, project)
-		if err != nil {
-			return nil, err
-		}
-		p.outs = append(p.outs, c)
-		p.outCols = append(p.outCols, Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, p.scope)})
-	}
-	return p, s.planOrder(p, st, items, p.scope)
-}
-
-func (s *Session) planFrom(p *plan, from *sql.TableRef) error {
-	if from.Func == "" && from.Subquery == nil && !isInfoSchema(from.Table.DB) {
-		if t, err := s.lookupTable(from.Table); err == nil {
-			r := ttl.Read{
-				Incr: from.ScanParams != nil && strings.EqualFold(from.ScanParams.Name, "incr"),
-				AsOf: from.VersionAsOf != nil || from.TimeAsOf != nil,
-			}
-			if err := ttl.CheckRead(t, r); err != nil {
-				return err
-			}
-		}
-	}
-	switch {
-	case from.Subquery != nil:
-		return errorf("Subqueries in FROM are not supported yet")
-	case from.Func == "binlog" || (from.Func == "" && from.ScanParams != nil && strings.EqualFold(from.ScanParams.Name, "incr")):
-		return s.planChanges(p, from)
-	case from.Func != "":
-		return errorf("Table function %s is not supported yet", from.Func)
-	case from.ScanParams != nil:
-		return errorf("%s query is not supported yet", strings.ToUpper(from.ScanParams.Name))
-	}
-	if isInfoSchema(from.Table.DB) || (from.Table.DB == "" && isInfoSchema(s.db)) {
-		it, ok := s.infoSchemaTable(from.Table.Name)
-		if !ok {
-			return errorf("Table [%s] does not exist in database [%s].", from.Table.Name, infoSchema)
-		}
-		qual := from.Table.Name
-		if from.Alias != "" {
-			qual = from.Alias
-		}
-		for _, c := range it.cols {
-			p.scope.Columns = append(p.scope.Columns, expr.Column{Name: c.Name, Table: qual, Type: c.Type})
-		}
-		p.virtual = it.rows
-		if p.virtual == nil {
-			p.virtual = [][]types.Value{}
-		}
-		return nil
-	}
-	t, err := s.lookupTable(from.Table)
-	if err != nil {
-		return err
-	}
-	p.t = t
-	qual := t.Name
-	if from.Alias != "" {
-		qual = from.Alias
-	}
-	show := s.ShowHidden()
-	for _, c := range t.Columns {
-		name := c.Name
-		if c.Hidden && !show {
-			name = "" // not addressable
-		}
-		p.scope.Columns = append(p.scope.Columns, expr.Column{Name: name, Table: qual, Type: c.Type})
-	}
-	if from.VersionAsOf != nil || from.TimeAsOf != nil {
-		return s.planAsOf(p, from, t, s.evalContext())
-	}
-	return nil
 }
 
 // expandStars replaces * and t.* by the addressable columns of the source.
@@ -185,14 +60,21 @@ func expandStars(items []sql.SelectItem, p *plan) ([]sql.SelectItem, error) {
 			out = append(out, it)
 			continue
 		}
-		if p.t == nil && p.feed == nil {
+		if !p.hasFrom {
 			return nil, errorf("SELECT * must have a FROM clause")
 		}
+		known := st.Table == ""
 		for i, c := range p.scope.Columns {
+			if st.Table != "" && strings.EqualFold(st.Table, c.Table) {
+				known = true
+			}
 			if c.Name == "" || (p.starHidden != nil && p.starHidden[i]) || (st.Table != "" && !strings.EqualFold(st.Table, c.Table)) {
 				continue
 			}
 			out = append(out, sql.SelectItem{Expr: &expr.ColumnRef{P: st.P, Table: c.Table, Name: c.Name}, Alias: c.Name})
+		}
+		if !known {
+			return nil, errorf("unknown qualifier: %s.*", st.Table)
 		}
 	}
 	return out, nil
@@ -275,8 +157,20 @@ func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, sco
 				}
 			}
 		}
+		if spec.col < 0 && len(p.outs) == len(items) {
+			// ORDER BY an expression of the select list sorts by its value.
+			text := strings.ToLower(expr.String(o.Expr))
+			for i, it := range items {
+				if strings.ToLower(expr.String(it.Expr)) == text && !hasSubquery(it.Expr) {
+					spec.col = i
+					break
+				}
+			}
+		}
 		if spec.col < 0 {
-			c, err := expr.Bind(o.Expr, &expr.Scope{Columns: scope.Columns, Agg: scope.Agg, Clause: "SORT"})
+			sc := p.bindScope(scope.Columns, "SORT")
+			sc.Agg = scope.Agg
+			c, err := expr.Bind(o.Expr, sc)
 			if err != nil {
 				return err
 			}
@@ -375,130 +269,6 @@ func exactKeyValue(v types.Value, t types.Type) (types.Value, bool) {
 	return types.Value{}, false
 }
 
-// execute runs a plan and returns the output rows.
-func (s *Session) execute(p *plan, ctx *expr.Context) ([][]types.Value, error) {
-	var out [][]types.Value
-	width := len(p.outs) + len(p.orderKeys)
-	emit := func(row []types.Value) error {
-		if p.having != nil {
-			v, err := p.having.Eval(row, ctx)
-			if err != nil {
-				return err
-			}
-			if v.IsNull() || !truthy(v) {
-				return nil
-			}
-		}
-		o := make([]types.Value, width)
-		for i, c := range p.outs {
-			v, err := c.Eval(row, ctx)
-			if err != nil {
-				return err
-			}
-			o[i] = v
-		}
-		for i, c := range p.orderKeys {
-			v, err := c.Eval(row, ctx)
-			if err != nil {
-				return err
-			}
-			o[len(p.outs)+i] = v
-		}
-		out = append(out, o)
-		return nil
-	}
-	// Stop early when nothing reorders or groups the rows.
-	stopAt := -1
-	if p.limit != nil && p.agg == nil && len(p.order) == 0 && !p.distinct && p.having == nil {
-		stopAt = int(p.limit.Offset + p.limit.Count)
-	}
-	filter := func(row []types.Value) (bool, error) {
-		if p.filter == nil {
-			return true, nil
-		}
-		v, err := p.filter.Eval(row, ctx)
-		if err != nil {
-			return false, err
-		}
-		return !v.IsNull() && truthy(v), nil
-	}
-	source := func(fn func(row []types.Value) error) error {
-		if p.virtual != nil {
-			for _, row := range p.virtual {
-				if ok, err := filter(row); err != nil || !ok {
-					if err != nil {
-						return err
-					}
-					continue
-				}
-				if err := fn(row); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		if p.feed != nil {
-			return p.feed(func(row []types.Value) (bool, error) {
-				if ok, err := filter(row); err != nil || !ok {
-					return err == nil, err
-				}
-				if err := fn(row); err != nil {
-					return false, err
-				}
-				return stopAt < 0 || len(out) < stopAt, nil
-			})
-		}
-		if p.t == nil {
-			return fn(nil)
-		}
-		sc := s.newScanner(p.t, s.e.db, ctx.Now)
-		if p.need != nil {
-			sc.project(slices.Clone(p.need))
-		}
-		prefix := p.prefix
-		if prefix == nil {
-			prefix = sc.rc.Prefix()
-		}
-		return sc.scan(prefix, func(row []types.Value) (bool, error) {
-			if ok, err := filter(row); err != nil || !ok {
-				return err == nil, err
-			}
-			if err := fn(row); err != nil {
-				return false, err
-			}
-			return stopAt < 0 || len(out) < stopAt, nil
-		})
-	}
-	var err error
-	if p.agg != nil {
-		err = p.agg.run(source, emit, ctx)
-	} else {
-		err = source(emit)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if p.distinct {
-		out = distinctRows(out, len(p.outs))
-	}
-	if len(p.order) > 0 {
-		sortRows(out, p.order)
-	}
-	if p.limit != nil {
-		off := min(int(p.limit.Offset), len(out))
-		out = out[off:]
-		if int(p.limit.Count) < len(out) {
-			out = out[:p.limit.Count]
-		}
-	}
-	if len(p.orderKeys) > 0 {
-		for i := range out {
-			out[i] = out[i][:len(p.outs)]
-		}
-	}
-	return out, nil
-}
-
 func truthy(v types.Value) bool {
 	switch v.Kind {
 	case types.Float, types.Double:
@@ -531,33 +301,36 @@ func distinctRows(rows [][]types.Value, n int) [][]types.Value {
 }
 
 func sortRows(rows [][]types.Value, order []orderSpec) {
-	slices.SortStableFunc(rows, func(a, b []types.Value) int {
-		for _, o := range order {
-			x, y := a[o.col], b[o.col]
-			var c int
-			switch {
-			case x.IsNull() && y.IsNull():
-				continue
-			case x.IsNull():
-				if o.nullsFirst {
-					return -1
-				}
-				return 1
-			case y.IsNull():
-				if o.nullsFirst {
-					return 1
-				}
+	slices.SortStableFunc(rows, func(a, b []types.Value) int { return compareRows(a, b, order) })
+}
+
+// compareRows orders two rows by the ORDER BY specs.
+func compareRows(a, b []types.Value, order []orderSpec) int {
+	for _, o := range order {
+		x, y := a[o.col], b[o.col]
+		var c int
+		switch {
+		case x.IsNull() && y.IsNull():
+			continue
+		case x.IsNull():
+			if o.nullsFirst {
 				return -1
-			default:
-				c = types.Compare(x, y)
 			}
-			if o.desc {
-				c = -c
+			return 1
+		case y.IsNull():
+			if o.nullsFirst {
+				return 1
 			}
-			if c != 0 {
-				return c
-			}
+			return -1
+		default:
+			c = types.Compare(x, y)
 		}
-		return 0
-	})
+		if o.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
 }

@@ -148,6 +148,16 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.createMaterializedView(st)
 	case *sql.BuildIndex:
 		return s.buildIndex(st)
+	case *sql.CreateView:
+		return s.createView(st, src)
+	case *sql.AlterView:
+		return s.alterView(st, src)
+	case *sql.DropView:
+		return s.dropView(st)
+	case *sql.ShowCreateView:
+		return s.showCreateView(st.Name)
+	case *sql.Explain:
+		return s.explain(st)
 	}
 	return nil, errorf("Unsupported statement: %s", strings.TrimSpace(st.Source().Text(src)))
 }

@@ -63,11 +63,9 @@ func (b *binder) bindNode(e Expr) (Compiled, error) {
 	case *Literal:
 		return bindLiteral(e), nil
 	case *ColumnRef:
-		idx, t, err := b.scope.lookup(e)
-		if err != nil {
-			return nil, err
-		}
-		return &colNode{idx: idx, t: t}, nil
+		return b.bindColumn(e)
+	case *Subquery:
+		return b.bindSubquery(e)
 	case *Star:
 		return nil, errorf("'*' is not allowed here")
 	case *Unary:

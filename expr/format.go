@@ -21,6 +21,8 @@ func String(e Expr) string {
 
 func writeExpr(sb *strings.Builder, e Expr) {
 	switch e := e.(type) {
+	case *Subquery:
+		writeSubquery(sb, e)
 	case *Literal:
 		writeLiteral(sb, e)
 	case *ColumnRef:
@@ -165,4 +167,21 @@ func pick(c bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+func writeSubquery(sb *strings.Builder, e *Subquery) {
+	switch e.Op {
+	case "EXISTS":
+		if e.Not {
+			sb.WriteString("NOT ")
+		}
+		sb.WriteString("EXISTS ")
+	case "IN":
+		writeExpr(sb, e.X)
+		if e.Not {
+			sb.WriteString(" NOT")
+		}
+		sb.WriteString(" IN ")
+	}
+	sb.WriteString("(" + e.Text + ")")
 }

@@ -17,6 +17,10 @@ type Column struct {
 	Table string
 	// Type is the column type.
 	Type types.Type
+	// QualifiedOnly makes the column answer only qualified references
+	// (`t.a`): the right side's columns of JOIN ... USING, which the
+	// unqualified name means on the left side.
+	QualifiedOnly bool
 }
 
 // Scope is what names resolve against when binding. Column i is row[i].
@@ -36,32 +40,46 @@ type Scope struct {
 	// aggregating query. The default value (nil) denies aggregate functions
 	// with Doris's error.
 	Agg func(call *Call) (idx int, t types.Type, err error)
+	// Subquery binds subquery expressions; nil rejects them.
+	Subquery SubqueryFunc
+	// Outer resolves correlated references; nil means there is no
+	// enclosing query.
+	Outer OuterFunc
 }
 
-// lookup resolves a column reference to its slot.
+// lookup resolves a column reference to its slot. Two matching slots make
+// the reference ambiguous, with Nereids' text: "k is ambiguous: k#0, k#2."
+// where the number after # is the slot's position (Nereids prints its
+// expression ids, which number a statement's slots in the same order).
 func (s *Scope) lookup(ref *ColumnRef) (int, types.Type, error) {
-	found := -1
+	var found []int
 	if s != nil {
 		for i := range s.Columns {
 			c := &s.Columns[i]
 			if !strings.EqualFold(c.Name, ref.Name) {
 				continue
 			}
-			if ref.Table != "" && !strings.EqualFold(c.Table, ref.Table) {
+			if ref.Table != "" && !strings.EqualFold(c.Table, ref.Table) || ref.Table == "" && c.QualifiedOnly {
 				continue
 			}
-			if found >= 0 {
-				// Unconfirmed text: Nereids reports ambiguity with its
-				// internal slot ids; this is MySQL's wording.
-				return 0, types.Type{}, fmt.Errorf("Column '%s' in field list is ambiguous", ref.Name)
-			}
-			found = i
+			found = append(found, i)
 		}
 	}
-	if found < 0 {
+	switch len(found) {
+	case 0:
 		return 0, types.Type{}, s.unknownColumn(ref)
+	case 1:
+		return found[0], s.Columns[found[0]].Type, nil
 	}
-	return found, s.Columns[found].Type, nil
+	slots := make([]string, len(found))
+	for i, idx := range found {
+		slots[i] = fmt.Sprintf("%s#%d", s.Columns[idx].Name, idx)
+	}
+	name := ref.Name
+	if ref.Table != "" {
+		name = ref.Table + "." + ref.Name
+	}
+	return 0, types.Type{}, fmt.Errorf("%s is ambiguous: %s.", name, strings.Join(slots, ", "))
 }
 
 func (s *Scope) unknownColumn(ref *ColumnRef) error {

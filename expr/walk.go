@@ -42,6 +42,10 @@ func children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Call:
 		return e.Args
+	case *Subquery:
+		if e.X != nil {
+			return []Expr{e.X}
+		}
 	}
 	return nil
 }

@@ -436,10 +436,13 @@ type Insert struct {
 	Query      *Select
 }
 
-// Select is a single query block. Joins, set operations and CTEs are not
-// supported.
+// Select is a query block, or (Set != nil) a set operation over others.
 type Select struct {
 	Span
+	// With lists the common table expressions of WITH, nil if none.
+	With []*CTE
+	// Set, when set, makes this Select a set operation; see SetOperation.
+	Set  *SetOperation
 	Hint string // text inside /*+ ... */ after SELECT, trimmed; "" if none
 	// RelationHints are the trimmed bodies of the other /*+ ... */ comments
 	// of the block, such as FROM t /*+PREAGGOPEN*/; Doris reads PREAGGOPEN
@@ -492,7 +495,11 @@ type TableRef struct {
 	Func        string // table function name, lower case
 	FuncArgs    []Property
 	Subquery    *Select
-	Alias       string
+	// Join, when set, makes this reference a join of two others.
+	Join  *Join
+	Alias string
+	// AliasColumns renames the columns of a derived table: (q) s(a, b).
+	AliasColumns []string
 }
 
 // ScanParams is the @name(props) suffix of a table reference.

@@ -3,6 +3,13 @@ package sql
 import "loadgw/expr"
 
 func (w *writer) selectStmt(s *Select) {
+	w.with(s.With)
+	if s.Set != nil {
+		w.setOperation(s.Set)
+		w.orderBy(s.OrderBy)
+		w.limit(s.Limit)
+		return
+	}
 	w.p("SELECT ")
 	if s.Hint != "" {
 		w.p("/*+ ", s.Hint, " */ ")
@@ -31,10 +38,14 @@ func (w *writer) selectStmt(s *Select) {
 	}
 	w.optExpr(" HAVING ", s.Having)
 	w.orderBy(s.OrderBy)
-	if s.Limit != nil {
-		w.p(" LIMIT ", itoa(s.Limit.Count))
-		if s.Limit.Offset != 0 {
-			w.p(" OFFSET ", itoa(s.Limit.Offset))
+	w.limit(s.Limit)
+}
+
+func (w *writer) limit(l *Limit) {
+	if l != nil {
+		w.p(" LIMIT ", itoa(l.Count))
+		if l.Offset != 0 {
+			w.p(" OFFSET ", itoa(l.Offset))
 		}
 	}
 }
@@ -72,6 +83,8 @@ func (w *writer) orderBy(items []OrderItem) {
 
 func (w *writer) tableRef(r *TableRef) {
 	switch {
+	case r.Join != nil:
+		w.join(r.Join)
 	case r.Subquery != nil:
 		w.p("(")
 		w.selectStmt(r.Subquery)
@@ -91,6 +104,9 @@ func (w *writer) tableRef(r *TableRef) {
 	}
 	if r.Alias != "" {
 		w.p(" AS ", QuoteIdent(r.Alias))
+	}
+	if r.AliasColumns != nil {
+		w.p(identList(r.AliasColumns))
 	}
 }
 

@@ -52,6 +52,8 @@ func writeExpr(b *strings.Builder, e expr.Expr) {
 		b.WriteString(")")
 	case *expr.Call:
 		writeCall(b, e)
+	case *expr.Subquery:
+		writeSubquery(b, e)
 	case *expr.Default:
 		b.WriteString("DEFAULT")
 	case *expr.Variable:
@@ -289,4 +291,18 @@ func isPlainIdent(name string) bool {
 	}
 	up := strings.ToUpper(name)
 	return !reserved[up] && !niladicFuncs[up] && !intervalUnits[up]
+}
+
+func writeSubquery(b *strings.Builder, e *expr.Subquery) {
+	b.WriteString("(")
+	switch e.Op {
+	case "EXISTS":
+		b.WriteString(flag(e.Not, "NOT ") + "EXISTS ")
+	case "IN":
+		writeExpr(b, e.X)
+		b.WriteString(flag(e.Not, " NOT") + " IN ")
+	}
+	w := &writer{}
+	w.selectStmt(e.Query.(*Select))
+	b.WriteString("(" + w.String() + "))")
 }

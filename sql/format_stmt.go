@@ -45,7 +45,9 @@ func (w *writer) stmt(s Statement) {
 		}
 		w.stmt(s.Stmt)
 	default:
-		w.simpleStmt(s)
+		if !w.viewStmt(s) {
+			w.simpleStmt(s)
+		}
 	}
 }
 

@@ -18,14 +18,14 @@ func (p *parser) insert() Statement {
 	if p.acceptKws("WITH", "LABEL") {
 		s.Label = p.ident()
 	}
-	if p.isOp("(") && !p.isKwN(1, "SELECT") && !p.isOpN(1, "(") {
+	if p.isOp("(") && !p.isKwN(1, "SELECT") && !p.isKwN(1, "WITH") && !p.isOpN(1, "(") {
 		s.Columns = p.identList()
 	}
 	if p.acceptKw("VALUES") {
 		s.Rows = p.valuesRows()
 		return s
 	}
-	if !p.isKw("SELECT") && !p.isOp("(") {
+	if !p.isKw("SELECT") && !p.isOp("(") && !p.isKw("WITH") {
 		p.isKw("VALUES")
 		p.mismatch()
 	}

@@ -89,7 +89,8 @@ func (p *parser) notExpr() expr.Expr {
 		return &expr.Unary{P: t.off, Op: "NOT", X: x}
 	}
 	if p.isKw("EXISTS") && p.isOpN(1, "(") {
-		p.unsupported("EXISTS subquery")
+		p.next()
+		return p.subquery(t.off, "EXISTS", nil, false)
 	}
 	return p.predicated()
 }
@@ -125,6 +126,9 @@ func (p *parser) predicated() expr.Expr {
 	case p.acceptKw("REGEXP") || p.acceptKw("RLIKE"):
 		return &expr.Like{P: pos, X: x, Pattern: p.valueExpr(), Not: not, Regexp: true}
 	case p.acceptKw("IN"):
+		if p.isOp("(") && (p.isKwN(1, "SELECT") || p.isKwN(1, "WITH")) {
+			return p.subquery(pos, "IN", x, not)
+		}
 		return &expr.In{P: pos, X: x, List: p.inList(), Not: not}
 	}
 	return x
@@ -144,9 +148,6 @@ func (p *parser) isPredicateKw(n int) bool {
 // inList parses ( expr, ... ) after IN.
 func (p *parser) inList() []expr.Expr {
 	p.expectOp("(")
-	if p.isKw("SELECT") {
-		p.unsupported("IN subquery")
-	}
 	list := p.exprList()
 	p.expectOp(")")
 	return list
@@ -284,4 +285,17 @@ func (p *parser) exprOrDefault() expr.Expr {
 		return &expr.Default{P: t.off}
 	}
 	return p.expr()
+}
+
+// subquery parses ( query ) as an expression of kind op (see expr.Subquery).
+func (p *parser) subquery(pos int, op string, x expr.Expr, not bool) *expr.Subquery {
+	p.expectOp("(")
+	saved := p.inExpr
+	p.inExpr = false // the subquery's expressions check their own depth
+	start := p.peek().off
+	q := p.query()
+	p.inExpr = saved
+	end := p.toks[p.i-1].end
+	p.expectOp(")")
+	return &expr.Subquery{P: pos, Op: op, X: x, Not: not, Query: q, Text: p.src[start:end]}
 }

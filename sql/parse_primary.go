@@ -60,9 +60,8 @@ func (p *parser) expectPrimary() {
 func (p *parser) opPrimary(t token) expr.Expr {
 	switch t.text {
 	case "(":
-		if p.isKwN(1, "SELECT") {
-			p.next()
-			p.unsupported("scalar subquery")
+		if p.isKwN(1, "SELECT") || p.isKwN(1, "WITH") {
+			return p.subquery(t.off, "", nil, false)
 		}
 		return p.parenExpr()
 	case "@@":

@@ -6,11 +6,98 @@ import (
 	"loadgw/expr"
 )
 
-// query parses a SELECT, possibly parenthesised, and records its span.
-// Set operations are rejected.
+// query parses [WITH ...] a query term [ORDER BY] [LIMIT] and records its
+// span.
 func (p *parser) query() *Select {
 	p.enterStmt()
 	defer p.leaveStmt()
+	start := p.peek().off
+	var with []*CTE
+	if p.acceptKw("WITH") {
+		with = p.ctes()
+	}
+	s := p.queryTerm(0)
+	order, limit := p.optOrderBy(), p.optLimit()
+	if order != nil || limit != nil {
+		if s.OrderBy == nil && s.Limit == nil {
+			s.OrderBy, s.Limit = order, limit
+		} else {
+			s = &Select{Set: &SetOperation{Left: s}, OrderBy: order, Limit: limit}
+		}
+	}
+	if with != nil {
+		if s.With != nil {
+			s = &Select{Set: &SetOperation{Left: s}}
+		}
+		s.With = with
+	}
+	s.Span = Span{Start: start, End: p.toks[p.i-1].end}
+	return s
+}
+
+// ctes parses name [(cols)] AS (query), ... after WITH.
+func (p *parser) ctes() []*CTE {
+	var out []*CTE
+	for {
+		c := &CTE{P: p.peek().off, Name: p.ident()}
+		if p.isOp("(") {
+			c.Columns = p.identList()
+		}
+		p.expectKw("AS")
+		p.expectOp("(")
+		c.Query = p.query()
+		p.expectOp(")")
+		out = append(out, c)
+		if !p.acceptOp(",") {
+			return out
+		}
+	}
+}
+
+// queryTerm parses query primaries joined by set operators; INTERSECT binds
+// tighter than UNION and EXCEPT/MINUS, as in Doris's grammar. prec is the
+// lowest precedence accepted (0: all, 1: INTERSECT only).
+func (p *parser) queryTerm(prec int) *Select {
+	start := p.peek().off
+	l := p.queryPrimary()
+	for {
+		op, opPrec := p.setOperator()
+		if op == "" || opPrec < prec {
+			return l
+		}
+		p.next()
+		all := p.acceptKw("ALL")
+		if !all {
+			p.acceptKw("DISTINCT")
+		}
+		r := p.queryTerm(opPrec + 1)
+		l = &Select{Set: &SetOperation{Op: op, All: all, Left: l, Right: r}}
+		l.Span = Span{Start: start, End: p.toks[p.i-1].end}
+	}
+}
+
+// setOperator is the set operator ahead and its precedence, or "".
+func (p *parser) setOperator() (string, int) {
+	// ORDER BY and LIMIT may follow too; test them first so that a syntax
+	// error lists what may come next in the order Doris does.
+	if p.isKw("ORDER") || p.isKw("LIMIT") {
+		return "", 0
+	}
+	switch {
+	case p.isKw("UNION"):
+		return "UNION", 0
+	case p.isKw("EXCEPT"):
+		return "EXCEPT", 0
+	case p.isKw("INTERSECT"):
+		return "INTERSECT", 1
+	case p.isKw("MINUS"):
+		return "EXCEPT", 0
+	}
+	return "", 0
+}
+
+// queryPrimary parses a SELECT block or a parenthesized query.
+func (p *parser) queryPrimary() *Select {
 	start := p.peek().off
 	var s *Select
 	if p.acceptOp("(") {
@@ -20,16 +107,10 @@ func (p *parser) query() *Select {
 		s = p.selectBlock()
 	}
 	s.Span = Span{Start: start, End: p.toks[p.i-1].end}
-	for _, kw := range []string{"UNION", "EXCEPT", "INTERSECT", "MINUS"} {
-		if p.isKw(kw) {
-			p.unsupported(kw)
-		}
-	}
 	return s
 }
 
-// selectBlock parses SELECT ... [FROM ...] [WHERE] [GROUP BY] [HAVING]
-// [ORDER BY] [LIMIT].
+// selectBlock parses SELECT ... [FROM ...] [WHERE] [GROUP BY] [HAVING].
 func (p *parser) selectBlock() *Select {
 	start := p.peek().off
 	p.expectKw("SELECT")
@@ -45,8 +126,7 @@ func (p *parser) selectBlock() *Select {
 	}
 	s.Items = p.selectItems()
 	if p.acceptKw("FROM") {
-		s.From = p.tableRef()
-		p.rejectJoin()
+		s.From = p.fromClause()
 	}
 	if p.acceptKw("WHERE") {
 		s.Where = p.expr()
@@ -57,8 +137,6 @@ func (p *parser) selectBlock() *Select {
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
 	}
-	s.OrderBy = p.optOrderBy()
-	s.Limit = p.optLimit()
 	return s
 }
 
@@ -125,6 +203,11 @@ func (p *parser) tableRef() *TableRef {
 	t := p.peek()
 	r := &TableRef{P: t.off}
 	switch {
+	case p.isOp("(") && !p.isKwN(1, "SELECT") && !p.isKwN(1, "WITH") && !p.isOpN(1, "("):
+		p.next()
+		j := p.fromClause()
+		p.expectOp(")")
+		return j
 	case p.acceptOp("("):
 		r.Subquery = p.query()
 		p.expectOp(")")
@@ -135,6 +218,9 @@ func (p *parser) tableRef() *TableRef {
 		p.tableSource(r)
 	}
 	r.Alias = p.optAlias(false)
+	if r.Alias != "" && p.isOp("(") && r.Subquery != nil {
+		r.AliasColumns = p.identList()
+	}
 	return r
 }
 
@@ -180,18 +266,6 @@ func (p *parser) snapshot(r *TableRef) {
 		r.TimeAsOf = stringLiteral(t.off, p.stringLit())
 	default:
 		p.mismatch()
-	}
-}
-
-// rejectJoin reports joins, which loadgw does not execute, clearly.
-func (p *parser) rejectJoin() {
-	if t := p.peek(); t.kind == tkOp && t.text == "," {
-		p.unsupported("JOIN")
-	}
-	for _, kw := range []string{"JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "LATERAL"} {
-		if p.isKwN(0, kw) {
-			p.unsupported("JOIN")
-		}
 	}
 }
 

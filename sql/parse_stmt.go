@@ -23,7 +23,7 @@ func (p *parser) statement() Statement {
 
 func (p *parser) statementBody() Statement {
 	switch {
-	case p.isKw("SELECT") || p.isOp("("):
+	case p.isKw("SELECT") || p.isOp("(") || p.isKw("WITH"):
 		return p.query()
 	case p.isKw("INSERT"):
 		return p.insert()
@@ -38,6 +38,9 @@ func (p *parser) statementBody() Statement {
 	case p.isKw("ALTER"):
 		if p.isKwN(1, "DATABASE") {
 			return p.alterDatabase()
+		}
+		if p.isKwN(1, "VIEW") {
+			return p.alterView()
 		}
 		return p.alterTable()
 	case p.isKw("TRUNCATE"):
@@ -55,8 +58,6 @@ func (p *parser) statementBody() Statement {
 		return p.explain()
 	case p.isKw("BUILD"):
 		return p.buildIndex()
-	case p.isKwN(0, "WITH"):
-		p.unsupported("WITH (common table expressions)")
 	}
 	p.mismatch()
 	return nil
@@ -76,6 +77,8 @@ func (p *parser) create() Statement {
 		return p.createIndex()
 	case p.isKw("MATERIALIZED"):
 		return p.createMaterializedView()
+	case p.isKw("VIEW") || p.isKw("OR"):
+		return p.createView()
 	}
 	p.noViable(start)
 	return nil
@@ -103,6 +106,8 @@ func (p *parser) drop() Statement {
 		return s
 	case p.acceptKws("MATERIALIZED", "VIEW"):
 		return p.dropMaterializedView()
+	case p.acceptKw("VIEW"):
+		return &DropView{IfExists: p.acceptKws("IF", "EXISTS"), Name: p.tableName()}
 	}
 	p.noViable(start)
 	return nil
@@ -175,6 +180,8 @@ func (p *parser) show() Statement {
 		return p.showColumns(full)
 	case !full && (p.acceptKws("CREATE", "DATABASE") || p.acceptKws("CREATE", "SCHEMA")):
 		return &ShowCreateDatabase{Name: p.ident()}
+	case !full && p.acceptKws("CREATE", "VIEW"):
+		return &ShowCreateView{Name: p.tableName()}
 	case !full && p.acceptKws("CREATE", "TABLE"):
 		return &ShowCreateTable{Table: p.tableName()}
 	case !full && (p.isKw("PARTITIONS") || p.isKw("TEMPORARY")):

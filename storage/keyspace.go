@@ -11,7 +11,7 @@ package storage
 //	prefix              owner                 what lives under it
 //	a/                  upsert/autoinc.go     a/ | table id | column uid → high-water mark of AUTO_INCREMENT ids
 //	b                   catalog/binlog.go     b | table id | commit TSO | LSN → one Row Binlog change record
-//	c/catalog           catalog/catalog.go    the whole catalog, one JSON document
+//	c/catalog           catalog/catalog.go    the whole catalog, one JSON document (databases, tables, views)
 //	l/                  labels/record.go      load transactions and their labels:
 //	  l/a/                                      l/a/ | txn id → (empty) the txn is PREPARE or PRECOMMITTED
 //	  l/f/                                      l/f/ | finish ms | txn id → the l/n key of a finished txn

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"loadgw/expr"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// hashTable indexes the build rows of a hash join by key. Rows with equal
+// keys are chained through next (index+1, 0 ends a chain), so a key costs
+// one map entry however many rows share it. A single integer key (the
+// common join on ids) uses an int64 map; other keys their order-preserving
+// encoding.
+type hashTable struct {
+	ints map[int64]int32
+	// dense, when set, replaces ints: the chain head of key lo+i is
+	// dense[i] (keys of the build side that span a small range, as ids do).
+	dense   []int32
+	lo      int64
+	strs    map[string]int32
+	next    []int32
+	intKey  bool
+	keys    []expr.Compiled
+	types   []types.Type
+	scratch []byte
+}
+
+func newHashTable(keys []expr.Compiled, kt []types.Type, n int) *hashTable {
+	h := &hashTable{keys: keys, types: kt, next: make([]int32, n)}
+	h.intKey = len(keys) == 1 && types.IsInteger(kt[0].Kind)
+	if h.intKey {
+		h.ints = make(map[int64]int32, n)
+	}
+	h.strs = make(map[string]int32)
+	return h
+}
+
+// smallInt returns an integer key value as an int64; ok is false for a
+// LARGEINT outside int64, which goes to the encoded map.
+func smallInt(v types.Value) (int64, bool) {
+	if v.Kind != types.LargeInt {
+		return v.I, true
+	}
+	return v.I, v.Hi == 0 && v.I >= 0 || v.Hi == -1 && v.I < 0
+}
+
+// add indexes build row i.
+func (h *hashTable) add(i int, row []types.Value, ctx *expr.Context) error {
+	if h.intKey {
+		v, err := h.keys[0].Eval(row, ctx)
+		if err != nil || v.IsNull() {
+			return err
+		}
+		if k, ok := smallInt(v); ok {
+			h.next[i] = h.ints[k]
+			h.ints[k] = int32(i + 1)
+			return nil
+		}
+	}
+	key, ok, err := encodeKey(h.scratch[:0], h.keys, h.types, row, ctx)
+	h.scratch = key
+	if err != nil || !ok {
+		return err
+	}
+	h.next[i] = h.strs[string(key)]
+	h.strs[string(key)] = int32(i + 1)
+	return nil
+}
+
+// finish is called after the last add: integer keys within a range of at
+// most four times their number move from the map to a slice.
+func (h *hashTable) finish() {
+	if !h.intKey || len(h.ints) == 0 {
+		return
+	}
+	lo, hi := int64(1<<63-1), int64(-1<<63)
+	for k := range h.ints {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	if span := uint64(hi - lo); span >= uint64(4*len(h.ints)+1024) {
+		return
+	}
+	h.dense, h.lo = make([]int32, hi-lo+1), lo
+	for k, head := range h.ints {
+		h.dense[k-lo] = head
+	}
+	h.ints = nil
+}
+
+// first returns the first build row (index+1) whose key equals the probe
+// row's, 0 for none; next[i] continues the chain. keys are the probe side's
+// key expressions.
+func (h *hashTable) first(keys []expr.Compiled, row []types.Value, ctx *expr.Context) (int32, error) {
+	if h.intKey {
+		v, err := keys[0].Eval(row, ctx)
+		if err != nil || v.IsNull() {
+			return 0, err
+		}
+		if k, ok := smallInt(v); ok {
+			if h.dense != nil {
+				if k -= h.lo; k >= 0 && k < int64(len(h.dense)) {
+					return h.dense[k], nil
+				}
+				return 0, nil
+			}
+			return h.ints[k], nil
+		}
+	}
+	key, ok, err := encodeKey(h.scratch[:0], keys, h.types, row, ctx)
+	h.scratch = key
+	if err != nil || !ok {
+		return 0, err
+	}
+	return h.strs[string(key)], nil
+}
+
+// encodeKey encodes the key of row; ok is false when a key value is NULL,
+// which matches nothing.
+func encodeKey(key []byte, keys []expr.Compiled, kt []types.Type, row []types.Value, ctx *expr.Context) ([]byte, bool, error) {
+	for i, k := range keys {
+		v, err := k.Eval(row, ctx)
+		if err != nil || v.IsNull() {
+			return key, false, err
+		}
+		key = storage.AppendKey(key, v, kt[i])
+	}
+	return key, true, nil
+}

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/types"
+)
+
+// joinNode joins two inputs. With equality keys it is a hash join that
+// builds a table of one side and streams the other; without, a nested loop
+// over the materialized right side. cond is the rest of the ON condition,
+// bound to the concatenated row left ++ right.
+type joinNode struct {
+	kind        sql.JoinKind
+	left, right relNode
+	lkeys       []expr.Compiled // bound to left rows
+	rkeys       []expr.Compiled // bound to right rows
+	keyTypes    []types.Type
+	cond        expr.Compiled
+	texts       []string
+	columns     []expr.Column
+}
+
+func (n *joinNode) cols() []expr.Column { return n.columns }
+func (n *joinNode) estimate() int64 {
+	l, r := n.left.estimate(), n.right.estimate()
+	switch n.kind {
+	case sql.LeftSemiJoin, sql.LeftAntiJoin:
+		return l
+	case sql.RightSemiJoin, sql.RightAntiJoin:
+		return r
+	}
+	if len(n.lkeys) > 0 {
+		return max(l, r)
+	}
+	return l * r
+}
+
+func (n *joinNode) explain(bool) (string, []relNode) {
+	how := "NESTED LOOP"
+	if len(n.lkeys) > 0 {
+		how = "HASH JOIN (build " + n.buildSide() + ")"
+	}
+	s := fmt.Sprintf("%s %s", how, n.kind)
+	if len(n.texts) > 0 {
+		s += " ON " + strings.Join(n.texts, " AND ")
+	}
+	return s, []relNode{n.left, n.right}
+}
+
+// buildSide is the side a hash join keeps in memory: the side whose rows
+// must all be seen (right of LEFT joins, left of RIGHT joins), for an inner
+// join the side with the smaller estimate (the right one on a tie).
+func (n *joinNode) buildSide() string {
+	switch n.kind {
+	case sql.RightOuterJoin, sql.RightSemiJoin, sql.RightAntiJoin:
+		return "left"
+	case sql.InnerJoin, sql.CrossJoin:
+		if n.left.estimate() < n.right.estimate() {
+			return "left"
+		}
+	}
+	return "right"
+}
+
+func (n *joinNode) run(x *execCtx, fn rowFn) error {
+	lw, rw := len(n.left.cols()), len(n.right.cols())
+	j := &joinRun{n: n, x: x, fn: fn, row: make([]types.Value, lw+rw), lw: lw}
+	buildLeft := n.buildSide() == "left"
+	build, probe := n.right, n.left
+	bkeys, pkeys := n.rkeys, n.lkeys
+	if buildLeft {
+		build, probe, bkeys, pkeys = n.left, n.right, n.lkeys, n.rkeys
+	}
+	rows, err := collect(x, build)
+	if err != nil {
+		return err
+	}
+	j.build, j.buildLeft = rows, buildLeft
+	if len(rows) == 0 && n.emptyBuildEmpties() {
+		return nil // nothing can match: the probe side is not read
+	}
+	j.matched = make([]bool, len(rows))
+	if len(bkeys) > 0 {
+		j.table = newHashTable(bkeys, n.keyTypes, len(rows))
+		for i, r := range rows {
+			if err := j.table.add(i, r, x.ctx); err != nil {
+				return err
+			}
+		}
+		j.table.finish()
+	}
+	stopped := false
+	err = probe.run(x, func(prow []types.Value) (bool, error) {
+		more, err := j.probe(prow, pkeys)
+		stopped = !more
+		return more, err
+	})
+	if err != nil || stopped {
+		return err
+	}
+	return j.unmatched()
+}
+
+// emptyBuildEmpties reports whether an empty build side makes the join
+// empty (inner and cross joins, semi joins keeping the probe side).
+func (n *joinNode) emptyBuildEmpties() bool {
+	switch n.kind {
+	case sql.InnerJoin, sql.CrossJoin, sql.LeftSemiJoin, sql.RightSemiJoin:
+		return true
+	}
+	return false
+}

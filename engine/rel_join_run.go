@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/types"
+)
+
+// joinRun is the state of one execution of a join.
+type joinRun struct {
+	n         *joinNode
+	x         *execCtx
+	fn        rowFn
+	row       []types.Value // left ++ right
+	lw        int
+	build     [][]types.Value
+	buildLeft bool
+	table     *hashTable // nil for a nested loop
+	matched   []bool
+}
+
+// pair fills j.row with a probe row and a build row.
+func (j *joinRun) pair(prow, brow []types.Value) {
+	l, r := prow, brow
+	if j.buildLeft {
+		l, r = brow, prow
+	}
+	if l == nil {
+		clear(j.row[:j.lw])
+	} else {
+		copy(j.row, l)
+	}
+	if r == nil {
+		clear(j.row[j.lw:])
+	} else {
+		copy(j.row[j.lw:], r)
+	}
+}
+
+// probe joins one row of the streamed side with the build side.
+func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error) {
+	if j.table == nil {
+		found := false
+		for i := range j.build {
+			more, hit, err := j.match(prow, i)
+			if err != nil || !more {
+				return more, err
+			}
+			found = found || hit
+			if hit && j.semi() {
+				break
+			}
+		}
+		return j.emitProbe(prow, found)
+	}
+	c, err := j.table.first(pkeys, prow, j.x.ctx)
+	if err != nil {
+		return false, err
+	}
+	found := false
+	for ; c != 0; c = j.table.next[c-1] {
+		more, hit, err := j.match(prow, int(c-1))
+		if err != nil || !more {
+			return more, err
+		}
+		found = found || hit
+		if hit && j.semi() {
+			break
+		}
+	}
+	return j.emitProbe(prow, found)
+}
+
+// match tries the probe row with build row i: the residual condition, then
+// for joins that output pairs, the pair.
+func (j *joinRun) match(prow []types.Value, i int) (more, hit bool, err error) {
+	if j.n.cond == nil && j.semiOrAnti() {
+		j.matched[i] = true
+		return true, true, nil
+	}
+	j.pair(prow, j.build[i])
+	if j.n.cond != nil {
+		ok, err := j.x.truth(j.n.cond, j.row)
+		if err != nil || !ok {
+			return err == nil, false, err
+		}
+	}
+	j.matched[i] = true
+	if j.semiOrAnti() {
+		return true, true, nil
+	}
+	more, err = j.fn(j.row)
+	return more, true, err
+}
+
+// semiOrAnti reports whether the join outputs rows of one side only.
+func (j *joinRun) semiOrAnti() bool {
+	switch j.n.kind {
+	case sql.LeftSemiJoin, sql.LeftAntiJoin, sql.RightSemiJoin, sql.RightAntiJoin:
+		return true
+	}
+	return false
+}
+
+// semi reports whether a probe row's first match decides its fate.
+func (j *joinRun) semi() bool { return j.semiOrAnti() && j.probeIsKept() }
+
+// probeIsKept reports whether semi/anti join output rows come from the
+// probe side.
+func (j *joinRun) probeIsKept() bool {
+	switch j.n.kind {
+	case sql.LeftSemiJoin, sql.LeftAntiJoin:
+		return !j.buildLeft
+	case sql.RightSemiJoin, sql.RightAntiJoin:
+		return j.buildLeft
+	}
+	return false
+}
+
+// emitProbe emits what a probe row yields after its matches: the row of a
+// semi join that matched, of an anti join that did not, or the
+// NULL-extended row of an outer join that did not match.
+func (j *joinRun) emitProbe(prow []types.Value, found bool) (bool, error) {
+	switch j.n.kind {
+	case sql.LeftSemiJoin, sql.RightSemiJoin:
+		if found && j.probeIsKept() {
+			return j.fn(prow)
+		}
+	case sql.LeftAntiJoin, sql.RightAntiJoin:
+		if !found && j.probeIsKept() {
+			return j.fn(prow)
+		}
+	case sql.LeftOuterJoin, sql.FullOuterJoin:
+		if !found && !j.buildLeft {
+			j.pair(prow, nil)
+			return j.fn(j.row)
+		}
+	case sql.RightOuterJoin:
+		if !found && j.buildLeft {
+			j.pair(prow, nil)
+			return j.fn(j.row)
+		}
+	}
+	return true, nil
+}
+
+// unmatched emits, after the probe side is done, the build rows a join
+// keeps by their match state: unmatched rows of a FULL join's build side,
+// and the build side's rows of semi and anti joins that keep it.
+func (j *joinRun) unmatched() error {
+	for i, b := range j.build {
+		emit := false
+		switch j.n.kind {
+		case sql.FullOuterJoin:
+			if !j.matched[i] {
+				j.pair(nil, b)
+				b, emit = j.row, true
+			}
+		case sql.LeftSemiJoin, sql.RightSemiJoin:
+			emit = j.matched[i] && !j.probeIsKept()
+		case sql.LeftAntiJoin, sql.RightAntiJoin:
+			emit = !j.matched[i] && !j.probeIsKept()
+		}
+		if emit {
+			if more, err := j.fn(b); err != nil || !more {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/storage"
+	"loadgw/types"
+)
+
+// scanNode reads the visible rows of a table: the key prefix narrows the
+// scan, need limits decoding to the columns the query reads, and filter
+// (the WHERE conjuncts pushed down) drops rows before they leave the scan.
+type scanNode struct {
+	t       *catalog.Table
+	columns []expr.Column
+	need    []bool
+	prefix  []byte
+	filter  expr.Compiled
+	texts   []string // pushed conjuncts, for EXPLAIN
+	// where is the conjunction of the pushed conjuncts before binding; the
+	// key prefix is derived from it when the plan is finished.
+	where []expr.Expr
+	alias string
+	// rows is the planner's estimate of the table's rows (see
+	// tableRowsEstimate).
+	rows int64
+}
+
+func (n *scanNode) cols() []expr.Column { return n.columns }
+
+// estimate guesses the rows the scan yields: a key prefix keeps 1%, each
+// other condition a quarter.
+func (n *scanNode) estimate() int64 {
+	est := n.rows
+	if n.prefix != nil {
+		est /= 100
+	}
+	for range n.where {
+		est /= 4
+	}
+	return max(est, 1)
+}
+
+func (n *scanNode) run(x *execCtx, fn rowFn) error {
+	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
+	if n.need != nil {
+		sc.project(slices.Clone(n.need))
+	}
+	prefix := n.prefix
+	if prefix == nil {
+		prefix = sc.rc.Prefix()
+	}
+	if n.filter == nil {
+		return sc.scan(prefix, fn)
+	}
+	return sc.scan(prefix, func(row []types.Value) (bool, error) {
+		ok, err := x.truth(n.filter, row)
+		if err != nil || !ok {
+			return err == nil, err
+		}
+		return fn(row)
+	})
+}
+
+func (n *scanNode) explain(verbose bool) (string, []relNode) {
+	s := "SCAN " + n.t.Name
+	if n.alias != "" && !strings.EqualFold(n.alias, n.t.Name) {
+		s += " AS " + n.alias
+	}
+	if n.prefix != nil {
+		s += " (key prefix)"
+	}
+	if len(n.texts) > 0 {
+		s += " WHERE " + strings.Join(n.texts, " AND ")
+	}
+	if verbose && n.need != nil {
+		var read []string
+		for i, c := range n.t.Columns {
+			if n.need[i] {
+				read = append(read, c.Name)
+			}
+		}
+		s += fmt.Sprintf(" columns=[%s]", strings.Join(read, ", "))
+	}
+	return s, nil
+}
+
+// feedNode streams rows a reader produces: the change records of binlog()
+// and @incr, or a table as of a version. The reader runs against the
+// statement's snapshot.
+type feedNode struct {
+	columns []expr.Column
+	// t and project, when set, let the planner limit decoding to the
+	// table columns the query reads (see source.prune).
+	t       *catalog.Table
+	project func(need []bool)
+	read    func(fn func(row []types.Value) (bool, error)) error
+	filter  expr.Compiled
+	texts   []string
+	label   string
+}
+
+func (n *feedNode) cols() []expr.Column { return n.columns }
+func (n *feedNode) estimate() int64 {
+	// A window of changes is taken to be large: a join builds its other
+	// side (a dimension table) rather than the changes.
+	est := int64(1_000_000)
+	for range n.texts {
+		est /= 4
+	}
+	return est
+}
+func (n *feedNode) run(x *execCtx, fn rowFn) error {
+	if n.filter == nil {
+		return n.read(fn)
+	}
+	return n.read(func(row []types.Value) (bool, error) {
+		ok, err := x.truth(n.filter, row)
+		if err != nil || !ok {
+			return err == nil, err
+		}
+		return fn(row)
+	})
+}
+func (n *feedNode) explain(bool) (string, []relNode) {
+	s := n.label
+	if len(n.texts) > 0 {
+		s += " WHERE " + strings.Join(n.texts, " AND ")
+	}
+	return s, nil
+}
+
+// rowKey appends the order-preserving encoding of vals (NULL included) to
+// key; equal keys mean equal rows.
+func rowKey(key []byte, vals []types.Value) []byte {
+	for _, v := range vals {
+		key = storage.AppendKey(key, v, types.TypeOf(v))
+	}
+	return key
+}
