@@ -6,7 +6,6 @@ import (
 
 	"loadgw/expr"
 	"loadgw/sql"
-	"loadgw/storage"
 	"loadgw/types"
 )
 
@@ -16,6 +15,9 @@ import (
 type aggPlan struct {
 	groups []expr.Compiled
 	aggs   []*aggCall
+	// sets, for GROUPING SETS, ROLLUP and CUBE, marks for each grouping
+	// set the groups it holds; nil for a plain GROUP BY.
+	sets [][]bool
 }
 
 type aggCall struct {
@@ -23,6 +25,9 @@ type aggCall struct {
 	fn   expr.AggFunc
 	typ  types.Type
 	args []expr.Compiled
+	// grouping, for GROUPING(x) and GROUPING_ID(x, ...) (fn is nil), are
+	// the groups the call reports on.
+	grouping []int
 }
 
 func hasAggregate(st *sql.Select) bool {
@@ -88,6 +93,8 @@ func walkExpr(e expr.Expr, fn func(expr.Expr)) {
 		for _, a := range e.Args {
 			walkExpr(a, fn)
 		}
+	case *expr.Window:
+		walkWindow(e, fn)
 	}
 }
 
@@ -98,6 +105,9 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 	groupText := map[string]int{}
 	for _, g := range st.GroupBy {
 		g = resolveGroupRef(g, items, p.scope)
+		if err := checkGroupBy(g); err != nil {
+			return err
+		}
 		c, err := expr.Bind(g, p.bindScope(p.scope.Columns, "AGGREGATE"))
 		if err != nil {
 			return err
@@ -115,7 +125,13 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		groupText[strings.ToLower(expr.String(g))] = idx
 		post.Columns = append(post.Columns, col)
 	}
+	if err := ap.planSets(st); err != nil {
+		return err
+	}
 	post.Agg = func(call *expr.Call) (int, types.Type, error) {
+		if expr.IsGrouping(call.Name) {
+			return ap.bindGrouping(call, groupText)
+		}
 		key := expr.String(call)
 		for i, a := range ap.aggs {
 			if a.key == key {
@@ -139,6 +155,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, typ: typ, args: args})
 		return len(ap.groups) + len(ap.aggs) - 1, typ, nil
 	}
+	post.Window = s.windowBinder(p, post, s.evalContext())
 	bindPost := func(e expr.Expr) (expr.Compiled, error) {
 		e = replaceGroupExprs(e, groupText)
 		return expr.Bind(e, post)
@@ -153,11 +170,17 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		p.outCols = append(p.outCols, Column{Name: itemName(it), Type: c.Type()})
 	}
 	if st.Having != nil {
+		if err := checkHavingWindows(st.Having, aliasesOf(items)); err != nil {
+			return err
+		}
 		c, err := bindPost(resolveAliases(st.Having, items))
 		if err != nil {
 			return err
 		}
 		p.having = c
+	}
+	if err := p.planQualify(st, items, bindPost); err != nil {
+		return err
 	}
 	return s.planOrder(p, st, items, post)
 }
@@ -238,7 +261,7 @@ func replaceGroupExprs(e expr.Expr, groups map[string]int) expr.Expr {
 		n.X = replaceGroupExprs(x.X, groups)
 		return &n
 	case *expr.Call:
-		if expr.IsAggregate(x.Name) {
+		if expr.IsAggregate(x.Name) || expr.IsGrouping(x.Name) {
 			return x
 		}
 		n := *x
@@ -260,63 +283,28 @@ type group struct {
 	states []expr.AggState
 }
 
-// run consumes the source, groups it and emits one aggregated row per group.
+// run consumes the source, groups it and emits one aggregated row per
+// group, in memory.
 func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([]types.Value) error, ctx *expr.Context) error {
-	index := map[string]*group{}
-	var order []*group
-	var key []byte
-	var args []types.Value
-	newGroup := func(vals []types.Value) *group {
-		g := &group{row: make([]types.Value, len(ap.groups)+len(ap.aggs)), states: make([]expr.AggState, len(ap.aggs))}
-		copy(g.row, vals)
-		for i, a := range ap.aggs {
-			g.states[i] = a.fn.NewState()
+	return ap.runBounded(source, emit, ctx, aggLimits{})
+}
+
+// add folds one source row into group g.
+func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[]types.Value) error {
+	for i, a := range ap.aggs {
+		if a.fn == nil {
+			continue
 		}
-		order = append(order, g)
-		return g
-	}
-	gvals := make([]types.Value, len(ap.groups))
-	err := source(func(row []types.Value) error {
-		key = key[:0]
-		for i, c := range ap.groups {
+		args := (*argBuf)[:0]
+		for _, c := range a.args {
 			v, err := c.Eval(row, ctx)
 			if err != nil {
 				return err
 			}
-			gvals[i] = v
-			key = storage.AppendKey(key, v, c.Type())
+			args = append(args, v)
 		}
-		g := index[string(key)]
-		if g == nil {
-			g = newGroup(gvals)
-			index[string(key)] = g
-		}
-		for i, a := range ap.aggs {
-			args = args[:0]
-			for _, c := range a.args {
-				v, err := c.Eval(row, ctx)
-				if err != nil {
-					return err
-				}
-				args = append(args, v)
-			}
-			if err := a.fn.Add(g.states[i], args); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if len(ap.groups) == 0 && len(order) == 0 {
-		newGroup(nil)
-	}
-	for _, g := range order {
-		for i, a := range ap.aggs {
-			g.row[len(ap.groups)+i] = a.fn.Result(g.states[i])
-		}
-		if err := emit(g.row); err != nil {
+		*argBuf = args
+		if err := a.fn.Add(g.states[i], args); err != nil {
 			return err
 		}
 	}

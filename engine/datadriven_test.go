@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,8 @@ import (
 //	sql [db=NAME]          run the input's statements in the script's session
 //	restart                close and reopen the engine on the same store
 //	clock set=RFC3339 | advance=DURATION
+//	spill-files            whether queries wrote spill files since the last
+//	                       spill-files, and how many are left in tmp-query/
 //
 // A fresh session keeps its variables across sql commands until restart.
 func TestDataDriven(t *testing.T) {
@@ -34,6 +37,7 @@ func TestDataDriven(t *testing.T) {
 		e := open()
 		defer func() { e.Close() }()
 		sess := e.NewSession("")
+		var spillSeen int64
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "sql":
@@ -61,6 +65,13 @@ func TestDataDriven(t *testing.T) {
 					return "error: " + err.Error() + "\n"
 				}
 				return fmt.Sprintf("reclaimed %d\n", n)
+			case "spill-files":
+				// Spill files written since the last spill-files, and the
+				// files left in tmp-query/ (always none after a query).
+				n := e.SpillFiles() - spillSeen
+				spillSeen = e.SpillFiles()
+				ents, _ := os.ReadDir(e.SpillDir())
+				return fmt.Sprintf("written %s, left %d\n", spillCount(n), len(ents))
 			case "reclaim-binlog":
 				n, err := e.ReclaimBinlog()
 				if err != nil {
@@ -121,4 +132,13 @@ func formatResult(res *Result) string {
 		b.WriteString(strings.Join(cells, " | ") + "\n")
 	}
 	return b.String()
+}
+
+// spillCount prints "none" or "some": how many files a spill writes
+// depends on row sizes, not on the behaviour under test.
+func spillCount(n int64) string {
+	if n == 0 {
+		return "none"
+	}
+	return "some"
 }

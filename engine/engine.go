@@ -7,6 +7,7 @@ package engine
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"loadgw/catalog"
@@ -30,6 +31,13 @@ type Options struct {
 	// EnableFeatureBinlog gates Row Binlog and the binlog.* properties, as the
 	// Doris FE option enable_feature_binlog. The default value is true.
 	DisableFeatureBinlog bool
+	// QueryMemoryBytes bounds the rows each sort, hash aggregation and
+	// window operator of a query holds in memory; past it they spill to
+	// files in the data directory's tmp-query/ (see package spill). A
+	// session's exec_mem_limit lowers it. Hash join build sides, DISTINCT
+	// and count(DISTINCT)/group_concat states are not bounded by it. The
+	// default value is 256 MiB.
+	QueryMemoryBytes int64
 }
 
 // Engine is an open loadgw database. It is safe for concurrent use.
@@ -43,6 +51,9 @@ type Engine struct {
 	codecMu sync.Mutex
 	codecs  map[*catalog.Table]*catalog.RowCodec
 	globals globalVars
+	spill   string // directory of query spill files
+	// spilled counts the spill files queries wrote (SpillFiles).
+	spilled atomic.Int64
 }
 
 // Open opens the engine on the store in dir.
@@ -56,8 +67,16 @@ func Open(dir string, opts Options) (*Engine, error) {
 			opts.TimeZone = "UTC"
 		}
 	}
+	if opts.QueryMemoryBytes <= 0 {
+		opts.QueryMemoryBytes = DefaultQueryMemoryBytes
+	}
 	db, err := storage.Open(dir, opts.Storage)
 	if err != nil {
+		return nil, err
+	}
+	spillDir, err := clearSpillDir(dir)
+	if err != nil {
+		db.Close()
 		return nil, err
 	}
 	cat, err := catalog.Open(db)
@@ -78,6 +97,7 @@ func Open(dir string, opts Options) (*Engine, error) {
 		writer: upsert.NewWriter(db, oracle),
 		clock:  opts.Clock,
 		codecs: map[*catalog.Table]*catalog.RowCodec{},
+		spill:  spillDir,
 	}
 	return e, nil
 }

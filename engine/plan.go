@@ -25,12 +25,16 @@ type stmtCtx struct {
 	snap      *storage.Snapshot
 	// views counts view expansions, which bounds views over views.
 	views int
+	// cancel stops the statement at its timeout or when its client goes.
+	cancel *canceler
 	// lookups holds the name resolution of scopes whose columns are not
 	// all named (see semiScope), for subqueries bound in them.
 	lookups map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int)
 }
 
-func (s *Session) newStmt() *stmtCtx { return &stmtCtx{s: s, ctx: s.evalContext()} }
+func (s *Session) newStmt() *stmtCtx {
+	return &stmtCtx{s: s, ctx: s.evalContext(), cancel: s.newCanceler()}
+}
 
 // changesView returns the statement's reference TSO and the snapshot its
 // change and history reads use: taken once, after every commit below the
@@ -200,6 +204,7 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 		}
 	} else {
 		project := p.scope(pl.scope.Columns, "PROJECT")
+		project.Window = p.s.windowBinder(pl, project, p.st.ctx)
 		for _, it := range items {
 			c, err := expr.Bind(it.Expr, project)
 			if err != nil {
@@ -208,10 +213,14 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 			pl.outs = append(pl.outs, c)
 			pl.outCols = append(pl.outCols, Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, pl.scope)})
 		}
-		if err := p.s.planOrder(pl, q, items, pl.scope); err != nil {
+		if err := pl.planQualify(q, items, func(e expr.Expr) (expr.Compiled, error) { return expr.Bind(e, project) }); err != nil {
+			return nil, err
+		}
+		if err := p.s.planOrder(pl, q, items, project); err != nil {
 			return nil, err
 		}
 	}
+	pl.finishWindows()
 	return &queryPlan{root: finishBlock(pl, src.node, items), out: pl.outCols}, nil
 }
 
@@ -227,6 +236,12 @@ func finishBlock(pl *plan, n relNode, items []sql.SelectItem) relNode {
 	}
 	if pl.having != nil {
 		n = &filterNode{child: n, cond: pl.having, text: "(HAVING)"}
+	}
+	if pl.win != nil {
+		n = &windowNode{child: n, wp: pl.win}
+	}
+	if pl.qualify != nil {
+		n = &filterNode{child: n, cond: pl.qualify, text: "(QUALIFY)"}
 	}
 	var cols []expr.Column
 	var texts []string

@@ -265,6 +265,7 @@ func refNames(q *sql.Select, names map[string]bool) {
 	}
 	visit(q.Where)
 	visit(q.Having)
+	visit(q.Qualify)
 	for _, g := range q.GroupBy {
 		visit(g)
 	}

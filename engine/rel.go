@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"loadgw/expr"
+	"loadgw/spill"
 	"loadgw/types"
 )
 
@@ -163,17 +164,14 @@ type sortNode struct {
 func (n *sortNode) cols() []expr.Column { return n.child.cols() }
 func (n *sortNode) estimate() int64     { return n.child.estimate() }
 func (n *sortNode) run(x *execCtx, fn rowFn) error {
-	rows, err := collect(x, n.child)
-	if err != nil {
+	s := spill.NewSorter(orderCompare(n.order), x.s.e.spill, x.s.queryMemory())
+	defer s.Close()
+	if err := n.child.run(x, func(row []types.Value) (bool, error) { return true, s.Add(row) }); err != nil {
 		return err
 	}
-	sortRows(rows, n.order)
-	for _, r := range rows {
-		if more, err := fn(r); err != nil || !more {
-			return err
-		}
-	}
-	return nil
+	err := s.Run(fn)
+	x.s.e.spilled.Add(int64(s.Spilled))
+	return err
 }
 func (n *sortNode) explain(bool) (string, []relNode) {
 	return "SORT " + strings.Join(n.texts, ", "), []relNode{n.child}

@@ -29,13 +29,13 @@ func (n *aggNode) run(x *execCtx, fn rowFn) error {
 		})
 	}
 	stop := errStop{}
-	err := n.ap.run(source, func(row []types.Value) error {
+	err := n.ap.runBounded(source, func(row []types.Value) error {
 		more, err := fn(row)
 		if err == nil && !more {
 			return stop
 		}
 		return err
-	}, x.ctx)
+	}, x.ctx, aggLimits{budget: x.s.queryMemory(), dir: x.s.e.spill, poll: x.poll, spilled: &x.s.e.spilled})
 	if err == stop {
 		return nil
 	}
@@ -50,7 +50,11 @@ func (n *aggNode) explain(bool) (string, []relNode) {
 	for _, a := range n.ap.aggs {
 		calls = append(calls, a.key)
 	}
-	return fmt.Sprintf("AGGREGATE groups=%d [%s]", len(keys), joinComma(calls)), []relNode{n.child}
+	sets := ""
+	if n.ap.sets != nil {
+		sets = fmt.Sprintf(" sets=%d", len(n.ap.sets))
+	}
+	return fmt.Sprintf("AGGREGATE groups=%d%s [%s]", len(keys), sets, joinComma(calls)), []relNode{n.child}
 }
 
 // errStop ends a producer early without an error.

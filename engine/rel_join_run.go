@@ -74,6 +74,9 @@ func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error)
 // match tries the probe row with build row i: the residual condition, then
 // for joins that output pairs, the pair.
 func (j *joinRun) match(prow []types.Value, i int) (more, hit bool, err error) {
+	if err := j.x.poll(); err != nil {
+		return false, false, err
+	}
 	if j.n.cond == nil && j.semiOrAnti() {
 		j.matched[i] = true
 		return true, true, nil

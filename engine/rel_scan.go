@@ -47,6 +47,7 @@ func (n *scanNode) estimate() int64 {
 
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
+	sc.poll = x.poll
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
 	}
@@ -115,10 +116,13 @@ func (n *feedNode) estimate() int64 {
 	return est
 }
 func (n *feedNode) run(x *execCtx, fn rowFn) error {
-	if n.filter == nil {
-		return n.read(fn)
-	}
 	return n.read(func(row []types.Value) (bool, error) {
+		if err := x.poll(); err != nil {
+			return false, err
+		}
+		if n.filter == nil {
+			return fn(row)
+		}
 		ok, err := x.truth(n.filter, row)
 		if err != nil || !ok {
 			return err == nil, err

@@ -25,6 +25,9 @@ type scanner struct {
 	proj    *catalog.Projection
 	scratch []types.Value
 	added   func(col int) types.Value
+	// poll, when set, is called per key read and stops the scan with its
+	// error (statement timeout or cancellation).
+	poll func() error
 }
 
 // newScanner reads t from r: the live store, whose iterator sees the store
@@ -66,6 +69,11 @@ func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error))
 		return sc.scanBySequence(vs, seq, row, fn)
 	}
 	for vs.NextKey() { // the newest version of each key is the row
+		if sc.poll != nil {
+			if err := sc.poll(); err != nil {
+				return err
+			}
+		}
 		if err := sc.decode(vs.Key(), vs.Value(), row); err != nil {
 			return err
 		}
@@ -100,6 +108,11 @@ func (sc *scanner) scanBySequence(vs *catalog.Versions, seq int, row []types.Val
 	sc.proj = nil // every version's sequence value is needed
 	defer func() { sc.proj = saved }()
 	for vs.Next() {
+		if sc.poll != nil {
+			if err := sc.poll(); err != nil {
+				return err
+			}
+		}
 		if vs.Newest() {
 			if more, err := emit(); err != nil || !more {
 				return err

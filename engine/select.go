@@ -27,12 +27,14 @@ type plan struct {
 
 	agg      *aggPlan      // nil when not aggregating
 	aggScope []expr.Column // the aggregated row
+	win      *windowPlan   // nil without window expressions
 
 	outs      []expr.Compiled // select list, bound to the source or aggregated row
 	outCols   []Column
 	orderKeys []expr.Compiled // extra sort keys bound like outs
 	order     []orderSpec
 	having    expr.Compiled
+	qualify   expr.Compiled // QUALIFY, over the row extended by window results
 	distinct  bool
 	limit     *sql.Limit
 }
@@ -169,7 +171,7 @@ func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, sco
 		}
 		if spec.col < 0 {
 			sc := p.bindScope(scope.Columns, "SORT")
-			sc.Agg = scope.Agg
+			sc.Agg, sc.Window = scope.Agg, scope.Window
 			c, err := expr.Bind(o.Expr, sc)
 			if err != nil {
 				return err
@@ -301,34 +303,18 @@ func distinctRows(rows [][]types.Value, n int) [][]types.Value {
 }
 
 func sortRows(rows [][]types.Value, order []orderSpec) {
-	slices.SortStableFunc(rows, func(a, b []types.Value) int { return compareRows(a, b, order) })
+	slices.SortStableFunc(rows, orderCompare(order))
+}
+
+// orderCompare compares rows by ORDER BY keys.
+func orderCompare(order []orderSpec) func(a, b []types.Value) int {
+	return func(a, b []types.Value) int { return compareRows(a, b, order) }
 }
 
 // compareRows orders two rows by the ORDER BY specs.
 func compareRows(a, b []types.Value, order []orderSpec) int {
 	for _, o := range order {
-		x, y := a[o.col], b[o.col]
-		var c int
-		switch {
-		case x.IsNull() && y.IsNull():
-			continue
-		case x.IsNull():
-			if o.nullsFirst {
-				return -1
-			}
-			return 1
-		case y.IsNull():
-			if o.nullsFirst {
-				return 1
-			}
-			return -1
-		default:
-			c = types.Compare(x, y)
-		}
-		if o.desc {
-			c = -c
-		}
-		if c != 0 {
+		if c := compareNulls(a[o.col], b[o.col], o.desc, o.nullsFirst); c != 0 {
 			return c
 		}
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -41,6 +42,9 @@ type Session struct {
 	db   string
 	vars map[string]string
 	loc  *time.Location
+	// reqCtx is the context of the request running statements now (see
+	// ExecuteContext); nil outside one.
+	reqCtx context.Context
 }
 
 // NewSession starts a session whose current database is db ("" for none).

@@ -131,6 +131,9 @@ func (s *Session) setItem(it sql.SetItem) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTimeoutVar(name, val); err != nil {
+		return err
+	}
 	if global {
 		s.e.setGlobalVar(name, val)
 	}

@@ -102,6 +102,8 @@ func (b *binder) bindNode(e Expr) (Compiled, error) {
 		return nil, errorf("INTERVAL %s can only be used with date arithmetic", String(e.X))
 	case *Call:
 		return b.bindCall(e)
+	case *Window:
+		return b.bindWindow(e)
 	case *Default:
 		// Unconfirmed text.
 		return nil, errorf("DEFAULT is not allowed here")

@@ -88,6 +88,8 @@ func writeExpr(sb *strings.Builder, e Expr) {
 		}
 		writeList(sb, e.Args)
 		sb.WriteString(")")
+	case *Window:
+		writeWindow(sb, e)
 	case *Default:
 		sb.WriteString("DEFAULT")
 	case *Variable:

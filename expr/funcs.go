@@ -189,6 +189,9 @@ func arityError(name string, def *funcDef, n int) error {
 }
 
 func (b *binder) bindCall(e *Call) (Compiled, error) {
+	if IsGrouping(e.Name) {
+		return b.bindGrouping(e)
+	}
 	if IsAggregate(e.Name) {
 		if b.scope == nil || b.scope.Agg == nil {
 			return nil, b.scope.aggDenied(e)
@@ -198,6 +201,9 @@ func (b *binder) bindCall(e *Call) (Compiled, error) {
 			return nil, err
 		}
 		return &colNode{idx: idx, t: t}, nil
+	}
+	if IsWindowOnly(e.Name) {
+		return nil, b.scope.analyticDenied()
 	}
 	def := funcs[e.Name]
 	if def == nil {

@@ -40,6 +40,10 @@ type Scope struct {
 	// aggregating query. The default value (nil) denies aggregate functions
 	// with Doris's error.
 	Agg func(call *Call) (idx int, t types.Type, err error)
+	// Window binds a window expression to the value the query layer
+	// computes for it, as Agg does for aggregates. The default value (nil)
+	// denies window expressions with Doris's error.
+	Window func(w *Window) (Compiled, error)
 	// Subquery binds subquery expressions; nil rejects them.
 	Subquery SubqueryFunc
 	// Outer resolves correlated references; nil means there is no

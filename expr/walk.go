@@ -42,6 +42,8 @@ func children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Call:
 		return e.Args
+	case *Window:
+		return windowChildren(e)
 	case *Subquery:
 		if e.X != nil {
 			return []Expr{e.X}

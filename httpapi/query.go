@@ -60,7 +60,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	db := chi.URLParam(r, "db")
 	sess := s.engine.NewSession(db)
-	res, err := sess.Execute(*req.Stmt)
+	res, err := sess.ExecuteContext(r.Context(), *req.Stmt)
 	if err != nil {
 		writeJSON(w, http.StatusOK, restResponse{Msg: "Error", Code: 1, Data: s.sqlErrorText(err)})
 		return

@@ -453,9 +453,16 @@ type Select struct {
 	From          *TableRef // nil for SELECT without FROM
 	Where         expr.Expr
 	GroupBy       []expr.Expr
-	Having        expr.Expr
-	OrderBy       []OrderItem
-	Limit         *Limit
+	// Grouping is the form of GROUP BY. For every form but GroupPlain,
+	// GroupBy lists each expression once and Sets gives the grouping sets;
+	// GroupingSets are the sets of GROUPING SETS as written.
+	Grouping     GroupingKind
+	GroupingSets [][]expr.Expr
+	Having       expr.Expr
+	// Qualify is QUALIFY's condition, a filter on window results.
+	Qualify expr.Expr
+	OrderBy []OrderItem
+	Limit   *Limit
 }
 
 // SelectItem is expr [[AS] alias], `*` or `t.*` (an *expr.Star).

@@ -34,9 +34,10 @@ func (w *writer) selectStmt(s *Select) {
 	w.optExpr(" WHERE ", s.Where)
 	if s.GroupBy != nil {
 		w.p(" GROUP BY ")
-		w.exprs(s.GroupBy)
+		w.groupBy(s)
 	}
 	w.optExpr(" HAVING ", s.Having)
+	w.optExpr(" QUALIFY ", s.Qualify)
 	w.orderBy(s.OrderBy)
 	w.limit(s.Limit)
 }
@@ -165,4 +166,29 @@ func (w *writer) deleteStmt(s *Delete) {
 		w.p(" AS ", QuoteIdent(s.Alias))
 	}
 	w.optExpr(" WHERE ", s.Where)
+}
+
+func (w *writer) groupBy(s *Select) {
+	switch s.Grouping {
+	case GroupRollup, GroupCube:
+		w.p(map[GroupingKind]string{GroupRollup: "ROLLUP(", GroupCube: "CUBE("}[s.Grouping])
+		w.exprs(s.GroupBy)
+		w.p(")")
+	case GroupGroupingSets:
+		w.p("GROUPING SETS (")
+		for i, set := range s.GroupingSets {
+			if i > 0 {
+				w.p(", ")
+			}
+			w.p("(")
+			w.exprs(set)
+			w.p(")")
+		}
+		w.p(")")
+	default:
+		w.exprs(s.GroupBy)
+		if s.Grouping == GroupWithRollup {
+			w.p(" WITH ROLLUP")
+		}
+	}
 }

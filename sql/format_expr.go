@@ -52,6 +52,8 @@ func writeExpr(b *strings.Builder, e expr.Expr) {
 		b.WriteString(")")
 	case *expr.Call:
 		writeCall(b, e)
+	case *expr.Window:
+		writeWindow(b, e)
 	case *expr.Subquery:
 		writeSubquery(b, e)
 	case *expr.Default:

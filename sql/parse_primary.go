@@ -158,10 +158,10 @@ func (p *parser) call() expr.Expr {
 	return p.afterCall(c)
 }
 
-// afterCall rejects window functions.
+// afterCall parses an OVER clause after a call.
 func (p *parser) afterCall(c *expr.Call) expr.Expr {
 	if p.isKw("OVER") {
-		p.unsupported("window function")
+		return p.overClause(c)
 	}
 	return c
 }

@@ -41,6 +41,7 @@ type config struct {
 	errorLogPub  bool
 	minFreeDisk  int64
 	maxConns     int
+	queryMem     int64
 	bodyTimeout  time.Duration
 	load         httpapi.LoadOptions
 }
@@ -104,6 +105,7 @@ func parseFlags(args []string) (config, error) {
 	fs.DurationVar(&c.load.DrainTimeout, "load-drain-timeout", 60*time.Second, "how long a body is drained after a load answered early before the connection is closed")
 	fs.IntVar(&c.maxConns, "max-connections", 4096, "open HTTP connections, idle ones included; more are answered 503 and closed (lowered to fit the open-file limit)")
 	fs.DurationVar(&c.bodyTimeout, "body-read-timeout", 60*time.Second, "how long a request other than a stream load (a SQL statement) may take to send its body")
+	fs.Int64Var(&c.queryMem, "query-memory-bytes", engine.DefaultQueryMemoryBytes, "rows each sort, hash aggregation and window of a query keeps in memory before it spills to files in the data directory's tmp-query/; a session's exec_mem_limit lowers it")
 	fs.IntVar(&c.load.StageMemBytes, "load-memory-bytes", loadtxn.DefaultStageMemBytes, "rows one stream load keeps in memory before it spills them to the store; bounds a load's memory")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
@@ -139,7 +141,7 @@ func run(args []string) error {
 		_ = log.Sync()
 		os.Exit(1)
 	}}
-	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog, Storage: store})
+	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog, Storage: store, QueryMemoryBytes: c.queryMem})
 	if err != nil {
 		return err
 	}
