@@ -421,9 +421,4 @@ func containsText(list []expr.Expr, key string) bool {
 	return false
 }
 
-func disjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
-	if b, ok := e.(*expr.Binary); ok && b.Op == "OR" {
-		return disjuncts(b.R, disjuncts(b.L, out))
-	}
-	return append(out, e)
-}
+func disjuncts(e expr.Expr, out []expr.Expr) []expr.Expr { return operands(e, "OR", out) }

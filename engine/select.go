@@ -232,9 +232,13 @@ func (s *Session) keyPrefix(t *catalog.Table, where expr.Expr, ctx *expr.Context
 	return prefix
 }
 
-func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
-	if b, ok := e.(*expr.Binary); ok && b.Op == "AND" {
-		return conjuncts(b.R, conjuncts(b.L, out))
+func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr { return operands(e, "AND", out) }
+
+// operands appends the operands of a chain of op (AND or OR) to out, left
+// to right.
+func operands(e expr.Expr, op string, out []expr.Expr) []expr.Expr {
+	if b, ok := e.(*expr.Binary); ok && b.Op == op {
+		return operands(b.R, op, operands(b.L, op, out))
 	}
 	return append(out, e)
 }
