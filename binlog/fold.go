@@ -21,9 +21,9 @@ type netChange struct {
 // the key's state at the window's start and at its end.
 func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, error)) error {
 	index := newKeyIndex()
-	var changes []netChange
+	var changes changePages
 	var mem arena
-	keyAt := func(i int32) []byte { return changes[i].keyPart }
+	keyAt := func(i int32) []byte { return changes.at(i).keyPart }
 	held := 0 // bytes the fold keeps, roughly
 	for ok := it.First(); ok; ok = it.Next() {
 		rec, err := DecodeRecord(it.Value())
@@ -33,14 +33,13 @@ func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, e
 		ts, lsn := KeyTSO(it.Key())
 		i, seen := index.find(rec.KeyPart, keyAt)
 		if !seen {
-			i = int32(len(changes))
-			changes = append(changes, netChange{keyPart: mem.copy(rec.KeyPart), firstOp: rec.Op, startImage: mem.copy(rec.Before)})
+			i = changes.add(netChange{keyPart: mem.copy(rec.KeyPart), firstOp: rec.Op, startImage: mem.copy(rec.Before)})
 			index.add(rec.KeyPart, i)
 			if held += 2*len(rec.KeyPart) + len(rec.Before) + len(rec.After) + 96; held > maxFoldBytes {
 				return errorf("MIN_DELTA INCR query folds more than %d MB of changed rows; narrow the window with startTimestamp and endTimestamp", maxFoldBytes>>20)
 			}
 		}
-		ch := &changes[i]
+		ch := changes.at(i)
 		ch.lastOp, ch.lastTSO, ch.lastLSN = rec.Op, ts, lsn
 		if len(rec.After) <= cap(ch.endImage) {
 			ch.endImage = append(ch.endImage[:0], rec.After...)
@@ -49,12 +48,37 @@ func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, e
 		}
 	}
 	out := make([]types.Value, c.l.width)
-	for i := range changes {
-		if more, err := c.emitNet(&changes[i], out, fn); err != nil || !more {
-			return err
+	for _, page := range changes.pages {
+		for i := range page {
+			if more, err := c.emitNet(&page[i], out, fn); err != nil || !more {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// changePages holds a fold's net changes in fixed-size pages, in the order
+// their keys were first seen: growing never copies the changes already
+// kept, and a change's address stays put.
+type changePages struct {
+	pages [][]netChange
+	n     int32
+}
+
+const changePage = 4096 // net changes per page
+
+func (p *changePages) at(i int32) *netChange { return &p.pages[i/changePage][i%changePage] }
+
+// add appends ch and returns its position.
+func (p *changePages) add(ch netChange) int32 {
+	if p.n%changePage == 0 {
+		p.pages = append(p.pages, make([]netChange, 0, changePage))
+	}
+	last := len(p.pages) - 1
+	p.pages[last] = append(p.pages[last], ch)
+	p.n++
+	return p.n - 1
 }
 
 // emitNet passes the MIN_DELTA rows of one key's net change: an append for

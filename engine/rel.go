@@ -47,12 +47,21 @@ func (x *execCtx) truth(c expr.Compiled, row []types.Value) (bool, error) {
 // collect runs n and returns copies of its rows.
 func collect(x *execCtx, n relNode) ([][]types.Value, error) {
 	var out [][]types.Value
+	var slab []types.Value // rows are cut from slabs: one allocation per collectSlab values
 	err := n.run(x, func(row []types.Value) (bool, error) {
-		out = append(out, append([]types.Value(nil), row...))
+		if len(slab)+len(row) > cap(slab) {
+			slab = make([]types.Value, 0, max(collectSlab, len(row)))
+		}
+		i := len(slab)
+		slab = append(slab, row...)
+		out = append(out, slab[i:len(slab):len(slab)]) // no spare capacity: appends never reach a neighbour
 		return true, nil
 	})
 	return out, err
 }
+
+// collectSlab is the number of values collect allocates at once.
+const collectSlab = 4096
 
 // valuesNode produces fixed rows: an information_schema table, a CTE
 // already computed, or the one empty row of a SELECT without FROM.
