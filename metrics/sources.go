@@ -55,6 +55,7 @@ func tablesOf(e *engine.Engine) []Table {
 			p := binlog.Prefix(t.ID)
 			end := storage.PrefixEnd(p)
 			mt.BinlogBytes, _ = db.DiskUsage(p, end)
+			mt.KeptRecords, _ = e.BinlogKept(t)
 			if k, err := db.FirstKey(p, end); err == nil && k != nil {
 				mt.OldestTSO, _ = binlog.KeyTSO(k)
 			}
