@@ -251,4 +251,34 @@ func TestMetricsBinlogCleaned(t *testing.T) {
 	if v := value(t, fams, "loadgw_binlog_oldest_kept_tso", "db=d", "table=b"); v <= before {
 		t.Errorf("oldest kept TSO after cleanup = %v, want above %v", v, before)
 	}
+	if v := value(t, fams, "loadgw_binlog_records_written_total"); v != 4 {
+		t.Errorf("written after two loads = %v, want 4", v)
+	}
+
+	// Every committed change is one record: SQL INSERT, UPDATE, DELETE and
+	// a load that updates a key; a DELETE that matches nothing and a
+	// failed load write none.
+	sqlRows(t, srv, "d", "INSERT INTO b VALUES (5, 'e')")
+	sqlRows(t, srv, "d", "UPDATE b SET v = 'x' WHERE k = 5")
+	sqlRows(t, srv, "d", "DELETE FROM b WHERE k = 5")
+	sqlRows(t, srv, "d", "DELETE FROM b WHERE k = 99")
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "1,z\n", "label", "l3", "column_separator", ",")
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "6,f\nx,y,z\n", "label", "l4", "column_separator", ",", "max_filter_ratio", "0")
+	fams = scrape(t, srv)
+	if v := value(t, fams, "loadgw_binlog_records_written_total"); v != 8 {
+		t.Errorf("written = %v, want 8", v)
+	}
+	if v := value(t, fams, "loadgw_binlog_kept_records", "db=d", "table=b"); v != 5 {
+		t.Errorf("kept records = %v, want 5", v)
+	}
+
+	// A two-phase-commit load counts when it commits, not at pre-commit.
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "7,g\n8,h\n", "label", "l5", "column_separator", ",", "two_phase_commit", "true")
+	if v := value(t, scrape(t, srv), "loadgw_binlog_records_written_total"); v != 8 {
+		t.Errorf("written after a pre-commit = %v, want 8", v)
+	}
+	send(t, "PUT", srv.URL+"/api/d/_stream_load_2pc", "", "label", "l5", "txn_operation", "commit")
+	if v := value(t, scrape(t, srv), "loadgw_binlog_records_written_total"); v != 10 {
+		t.Errorf("written after the 2PC commit = %v, want 10", v)
+	}
 }

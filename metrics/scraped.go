@@ -36,6 +36,9 @@ type Sources struct {
 	LabelBytes func() uint64
 	// Tables lists the tables.
 	Tables func() []Table
+	// BinlogWritten counts the Row Binlog change records of durable
+	// commits since start.
+	BinlogWritten func() int64
 	// HistoryLoads counts the loads held by the load history.
 	HistoryLoads func() int
 }
@@ -50,6 +53,7 @@ var (
 	descHistory      = prometheus.NewDesc("loadgw_load_history_loads", "Loads held by the load history (SHOW STREAM LOAD).", nil, nil)
 	descTables       = prometheus.NewDesc("loadgw_tables", "Tables in the catalog.", nil, nil)
 	descBinlogBytes  = prometheus.NewDesc("loadgw_binlog_kept_bytes", "Estimated bytes on disk of the kept Row Binlog change records of a table.", []string{"db", "table"}, nil)
+	descBinlogWrote  = prometheus.NewDesc("loadgw_binlog_records_written_total", "Row Binlog change records of durable commits (stream loads, INSERT, UPDATE, DELETE, 2PC commits): one per inserted, updated or deleted row of a Row Binlog table.", nil, nil)
 	descBinlogKept   = prometheus.NewDesc("loadgw_binlog_kept_records", fmt.Sprintf("Row Binlog change records a table keeps on disk, counted at scrape time up to %[1]d per table (at %[1]d: at least that many); includes records past binlog.ttl_seconds until cleanup removes them.", engine.MaxKeptCount), []string{"db", "table"}, nil)
 	descBinlogOldest = prometheus.NewDesc("loadgw_binlog_oldest_kept_tso", "Commit TSO of the oldest kept change record of a Row Binlog table (0: none).", []string{"db", "table"}, nil)
 	descFsync        = prometheus.NewDesc("loadgw_wal_fsync_duration_seconds", "Latency of the store's WAL fsyncs: the synced step of every commit.", nil, nil)
@@ -94,7 +98,7 @@ func init() {
 }
 
 func (c *scraped) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descFsync, descTxnNum, descTxnStatus, descLabelBytes, descHistory, descTables, descBinlogBytes, descBinlogKept, descBinlogOldest} {
+	for _, d := range []*prometheus.Desc{descFsync, descTxnNum, descTxnStatus, descLabelBytes, descHistory, descTables, descBinlogBytes, descBinlogKept, descBinlogOldest, descBinlogWrote} {
 		ch <- d
 	}
 	for _, d := range descStore {
@@ -129,6 +133,9 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 	}
 	if c.src.LabelBytes != nil {
 		gauge(descLabelBytes, float64(c.src.LabelBytes()))
+	}
+	if c.src.BinlogWritten != nil {
+		ch <- prometheus.MustNewConstMetric(descBinlogWrote, prometheus.CounterValue, float64(c.src.BinlogWritten()))
 	}
 	if c.src.HistoryLoads != nil {
 		gauge(descHistory, float64(c.src.HistoryLoads()))

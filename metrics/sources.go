@@ -20,7 +20,8 @@ func SourcesOf(e *engine.Engine, txns *labels.Store, h *loadhist.History) Source
 			n, _ := db.DiskUsage([]byte(storage.PrefixLabels), storage.PrefixEnd([]byte(storage.PrefixLabels)))
 			return n
 		},
-		Tables: func() []Table { return tablesOf(e) },
+		Tables:        func() []Table { return tablesOf(e) },
+		BinlogWritten: func() int64 { return e.Writer().BinlogRecordsWritten() },
 	}
 	if txns != nil {
 		src.Txns = txns.Unfinished
