@@ -62,4 +62,18 @@ func TestHistoryFollows2PC(t *testing.T) {
 	if got := history("a1"); got.Status != "Fail" || got.Message != "User Abort" || got.FinishMs != a.FinishMs+5000 {
 		t.Errorf("after abort: %+v, pre-commit %+v", got, a)
 	}
+
+	// A pre-commit past its timeout (one hour by default) is aborted by
+	// the maintenance pass.
+	o := precommit("o1")
+	clk.Advance(3601 * time.Second)
+	if err := srv.Config.Handler.(*Server).opts.Loads.AbortTimedOut(clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got := history("o1"); got.Status != "Fail" || got.Message != "timeout by txn manager" || got.FinishMs != o.FinishMs+3601000 {
+		t.Errorf("after the pre-commit timeout: %+v, pre-commit %+v", got, o)
+	}
+	if got := history("c1"); got.Status != "Success" {
+		t.Errorf("committed load changed by the timeout pass: %+v", got)
+	}
 }
