@@ -73,11 +73,11 @@ func TestDataDriven(t *testing.T) {
 				ents, _ := os.ReadDir(e.SpillDir())
 				return fmt.Sprintf("written %s, left %d\n", spillCount(n), len(ents))
 			case "reclaim-binlog":
-				n, err := e.ReclaimBinlog()
+				n, records, err := e.ReclaimBinlogRecords()
 				if err != nil {
 					return "error: " + err.Error() + "\n"
 				}
-				return fmt.Sprintf("cleaned %d tables\n", n)
+				return fmt.Sprintf("cleaned %d tables, %d records\n", n, records)
 			case "clock":
 				if d.HasArg("set") {
 					var v string

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 
-	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/ttl"
 )
@@ -31,21 +30,8 @@ func (e *Engine) ReclaimTTL() (int, error) {
 // is untouched. Tables with disable_auto_compaction are skipped. It returns
 // how many tables it cleaned.
 func (e *Engine) ReclaimBinlog() (int, error) {
-	ref := e.oracle.ReadTSO()
-	n := 0
-	for _, t := range e.compactingTables() {
-		if !binlog.Enabled(t) {
-			continue
-		}
-		cleaned, err := binlog.Clean(e.db, t, ref)
-		if err != nil {
-			return n, err
-		}
-		if cleaned {
-			n++
-		}
-	}
-	return n, nil
+	n, _, err := e.ReclaimBinlogRecords()
+	return n, err
 }
 
 // compactingTables lists the tables whose background work runs: those

@@ -15,6 +15,7 @@ import (
 	"loadgw/engine"
 	"loadgw/labels"
 	"loadgw/loadhist"
+	"loadgw/maintain"
 	"loadgw/metrics"
 )
 
@@ -164,6 +165,9 @@ func TestMetricsAfterLoads(t *testing.T) {
 	if v := value(t, fams, "loadgw_binlog_oldest_kept_tso", "db=d", "table=b"); v <= 0 {
 		t.Errorf("oldest kept TSO of d.b = %v, want a TSO", v)
 	}
+	if v := value(t, fams, "loadgw_binlog_kept_records", "db=d", "table=b"); v != 2 {
+		t.Errorf("kept records of d.b = %v, want 2", v)
+	}
 	for _, name := range []string{"loadgw_pebble_l0_files", "loadgw_pebble_disk_bytes", "loadgw_pebble_block_cache_hit_ratio",
 		"loadgw_pebble_compaction_debt_bytes", "loadgw_pebble_memtable_bytes", "loadgw_wal_fsync_duration_seconds", "go_goroutines", "process_resident_memory_bytes"} {
 		if fams[name] == nil {
@@ -205,5 +209,76 @@ func BenchmarkSmallLoads(b *testing.B) {
 				resp.Body.Close()
 			}
 		})
+	}
+}
+
+// TestMetricsBinlogCleaned checks loadgw_binlog_kept_records and
+// loadgw_binlog_records_cleaned_total around a cleanup by the maintenance
+// job, as cmd/loadgw wires it.
+func TestMetricsBinlogCleaned(t *testing.T) {
+	srv, clk := newTestServerClock(t)
+	s := srv.Config.Handler.(*Server)
+	sqlRows(t, srv, "information_schema", `CREATE DATABASE d;
+		CREATE TABLE d.b (k INT, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1
+		PROPERTIES ("enable_unique_key_merge_on_write" = "true", "binlog.enable" = "true", "binlog.format" = "ROW",
+		"binlog.ttl_seconds" = "60")`)
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "1,a\n2,b\n3,c\n", "label", "l1", "column_separator", ",")
+	clk.Advance(2 * time.Minute)
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "4,d\n", "label", "l2", "column_separator", ",")
+	fams := scrape(t, srv)
+	if v := value(t, fams, "loadgw_binlog_kept_records", "db=d", "table=b"); v != 4 {
+		t.Fatalf("kept records before cleanup = %v, want 4", v)
+	}
+	if v := value(t, fams, "loadgw_binlog_records_cleaned_total"); v != 0 {
+		t.Fatalf("cleaned before cleanup = %v, want 0", v)
+	}
+	before := value(t, fams, "loadgw_binlog_oldest_kept_tso", "db=d", "table=b")
+	for _, j := range maintain.ObservedJobs(s.engine, s.opts.Loads, s.opts.ErrorLog, s.opts.Metrics.ObserveReclaimed) {
+		if err := j.Run(clk.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fams = scrape(t, srv)
+	if v := value(t, fams, "loadgw_binlog_records_cleaned_total"); v != 3 {
+		t.Errorf("cleaned = %v, want 3", v)
+	}
+	if v := value(t, fams, "loadgw_reclaimed_total", "type=binlog_table_cleanups"); v != 1 {
+		t.Errorf("table cleanups = %v, want 1", v)
+	}
+	if v := value(t, fams, "loadgw_binlog_kept_records", "db=d", "table=b"); v != 1 {
+		t.Errorf("kept records after cleanup = %v, want 1", v)
+	}
+	if v := value(t, fams, "loadgw_binlog_oldest_kept_tso", "db=d", "table=b"); v <= before {
+		t.Errorf("oldest kept TSO after cleanup = %v, want above %v", v, before)
+	}
+	if v := value(t, fams, "loadgw_binlog_records_written_total"); v != 4 {
+		t.Errorf("written after two loads = %v, want 4", v)
+	}
+
+	// Every committed change is one record: SQL INSERT, UPDATE, DELETE and
+	// a load that updates a key; a DELETE that matches nothing and a
+	// failed load write none.
+	sqlRows(t, srv, "d", "INSERT INTO b VALUES (5, 'e')")
+	sqlRows(t, srv, "d", "UPDATE b SET v = 'x' WHERE k = 5")
+	sqlRows(t, srv, "d", "DELETE FROM b WHERE k = 5")
+	sqlRows(t, srv, "d", "DELETE FROM b WHERE k = 99")
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "1,z\n", "label", "l3", "column_separator", ",")
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "6,f\nx,y,z\n", "label", "l4", "column_separator", ",", "max_filter_ratio", "0")
+	fams = scrape(t, srv)
+	if v := value(t, fams, "loadgw_binlog_records_written_total"); v != 8 {
+		t.Errorf("written = %v, want 8", v)
+	}
+	if v := value(t, fams, "loadgw_binlog_kept_records", "db=d", "table=b"); v != 5 {
+		t.Errorf("kept records = %v, want 5", v)
+	}
+
+	// A two-phase-commit load counts when it commits, not at pre-commit.
+	send(t, "PUT", srv.URL+"/api/d/b/_stream_load", "7,g\n8,h\n", "label", "l5", "column_separator", ",", "two_phase_commit", "true")
+	if v := value(t, scrape(t, srv), "loadgw_binlog_records_written_total"); v != 8 {
+		t.Errorf("written after a pre-commit = %v, want 8", v)
+	}
+	send(t, "PUT", srv.URL+"/api/d/_stream_load_2pc", "", "label", "l5", "txn_operation", "commit")
+	if v := value(t, scrape(t, srv), "loadgw_binlog_records_written_total"); v != 10 {
+		t.Errorf("written after the 2PC commit = %v, want 10", v)
 	}
 }

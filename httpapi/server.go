@@ -121,6 +121,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	r.Get("/api/_load_error_log", errorLog)
 	r.Head("/api/_load_error_log", errorLog)
 	s.routeOps(r)
+	s.recordLoadEnds()
 	s.router = r
 	return s
 }

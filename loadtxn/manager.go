@@ -6,6 +6,7 @@ package loadtxn
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -34,6 +35,7 @@ type Manager struct {
 	e      *engine.Engine
 	labels *labels.Store
 	log    *zap.Logger
+	onEnd  atomic.Pointer[EndFunc]
 }
 
 // New returns the Manager of the loads into e, whose transactions and
@@ -95,6 +97,7 @@ func (m *Manager) AbortTimedOut(now time.Time) error {
 		err = fmt.Errorf("cannot abort timed-out pre-commits: %w", err)
 	}
 	for _, t := range aborted {
+		m.ended(t, false, labels.ReasonTimeout)
 		if derr := m.dropStaged(t.ID); derr != nil && err == nil {
 			err = derr
 		}

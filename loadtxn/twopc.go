@@ -31,10 +31,14 @@ func (m *Manager) Commit2PC(db string, ref labels.Ref) error {
 	}
 	w := m.e.Writer()
 	rc := m.e.Codec(t)
-	return m.publish(txn, func(extra func(*storage.Batch, uint64) error) error {
+	err = m.publish(txn, func(extra func(*storage.Batch, uint64) error) error {
 		_, err := w.CommitStaged(rc, txn.ID, extra)
 		return err
 	})
+	if err == nil {
+		m.ended(txn, true, "")
+	}
+	return err
 }
 
 // Abort2PC aborts the pre-committed (or running) load ref in db and drops
@@ -45,6 +49,7 @@ func (m *Manager) Abort2PC(db string, ref labels.Ref) error {
 	if err != nil {
 		return err
 	}
+	m.ended(txn, false, labels.ReasonUserAbort)
 	if err := m.dropStaged(txn.ID); err != nil {
 		m.log.Warn("cannot drop staged rows", zap.Int64("txn_id", txn.ID), zap.Error(err))
 	}

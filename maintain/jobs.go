@@ -17,7 +17,8 @@ func Jobs(e *engine.Engine, loads *loadtxn.Manager, errs *errorlog.Log) []Job {
 }
 
 // ObservedJobs are Jobs that also report what the reclamation jobs removed
-// to onReclaim (what is "ttl_rows" or "binlog_table_cleanups"), when not nil.
+// to onReclaim (what is "ttl_rows", "binlog_table_cleanups" or
+// "binlog_records"), when not nil.
 func ObservedJobs(e *engine.Engine, loads *loadtxn.Manager, errs *errorlog.Log, onReclaim func(what string, n int)) []Job {
 	if onReclaim == nil {
 		onReclaim = func(string, int) {}
@@ -35,8 +36,9 @@ func ObservedJobs(e *engine.Engine, loads *loadtxn.Manager, errs *errorlog.Log, 
 			return err
 		}),
 		Func("remove expired change records", func(time.Time) error {
-			n, err := e.ReclaimBinlog()
+			n, records, err := e.ReclaimBinlogRecords()
 			onReclaim("binlog_table_cleanups", n)
+			onReclaim("binlog_records", records)
 			return err
 		}),
 	}

@@ -43,7 +43,7 @@ type Metrics struct {
 	stmtLatency *prometheus.HistogramVec
 	httpReqs    *prometheus.CounterVec
 	httpLatency *prometheus.HistogramVec
-	binlogRows  prometheus.Counter
+	binlogClean prometheus.Counter
 	reclaimed   *prometheus.CounterVec
 	totals      totals
 	fixed       fixed
@@ -93,7 +93,7 @@ func New(src Sources) *Metrics {
 	m.stmtLatency = f.histogramVec("loadgw_sql_statement_duration_seconds", "SQL statement latency by kind.", "kind")
 	m.httpReqs = f.counterVec("loadgw_http_requests_total", "HTTP requests by endpoint (route pattern, or \"unmatched\") and status code.", "endpoint", "code")
 	m.httpLatency = f.histogramVec("loadgw_http_request_duration_seconds", "HTTP request latency by endpoint.", "endpoint")
-	m.binlogRows = f.counter("loadgw_binlog_records_written_total", "Row Binlog change records written by stream loads (one per loaded row of a Row Binlog table).")
+	m.binlogClean = f.counter("loadgw_binlog_records_cleaned_total", "Row Binlog change records removed by cleanup (past binlog.ttl_seconds), counted before each table's expired range is deleted.")
 	m.reclaimed = f.counterVec("loadgw_reclaimed_total", "What the maintenance pass reclaimed: ttl_rows (expired TTL row versions removed), binlog_table_cleanups (tables whose expired change records were removed).", "type")
 	m.resolveFixed()
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -115,7 +115,7 @@ type Load struct {
 	Status                              string // Success, Fail, Label Already Exists
 	Began                               bool   // a transaction began
 	Committed                           bool   // it committed or pre-committed
-	Binlog                              bool   // the table keeps a Row Binlog
+	Binlog                              bool   // the table keeps a Row Binlog (loadgw_binlog_records_written_total counts the commits' records, not this)
 	Total, Loaded, Filtered, Unselected int64
 	Bytes                               int64
 	Receive, Commit, Duration           time.Duration
@@ -161,9 +161,6 @@ func (m *Metrics) ObserveLoad(l Load) {
 	f.loadRowsBE.Add(float64(l.Loaded))
 	m.loadRows.Add(float64(l.Loaded))
 	m.loadBytes.Add(float64(l.Bytes))
-	if l.Binlog {
-		m.binlogRows.Add(float64(l.Loaded))
-	}
 }
 
 // fixed are the series of the load path whose labels are constants,
@@ -222,11 +219,17 @@ func (m *Metrics) ObserveHTTP(endpoint string, code int, d time.Duration) {
 }
 
 // ObserveReclaimed counts what a maintenance job removed: what is
-// "ttl_rows" or "binlog_table_cleanups".
+// "ttl_rows", "binlog_table_cleanups" or "binlog_records" (change records
+// removed, loadgw_binlog_records_cleaned_total).
 func (m *Metrics) ObserveReclaimed(what string, n int) {
-	if m != nil && n > 0 {
-		m.reclaimed.WithLabelValues(what).Add(float64(n))
+	if m == nil || n <= 0 {
+		return
 	}
+	if what == "binlog_records" {
+		m.binlogClean.Add(float64(n))
+		return
+	}
+	m.reclaimed.WithLabelValues(what).Add(float64(n))
 }
 
 func codeText(code int) string {

@@ -1,8 +1,11 @@
 package metrics
 
 import (
+	"fmt"
+
 	"github.com/prometheus/client_golang/prometheus"
 
+	"loadgw/engine"
 	"loadgw/storage"
 )
 
@@ -15,6 +18,9 @@ type Table struct {
 	Binlog      bool
 	BinlogBytes uint64
 	OldestTSO   uint64
+	// KeptRecords counts the change records the table keeps on disk, at
+	// most engine.MaxKeptCount (at it: at least that many).
+	KeptRecords int
 }
 
 // Sources supplies the values read when /metrics is scraped. A nil field
@@ -30,6 +36,9 @@ type Sources struct {
 	LabelBytes func() uint64
 	// Tables lists the tables.
 	Tables func() []Table
+	// BinlogWritten counts the Row Binlog change records of durable
+	// commits since start.
+	BinlogWritten func() int64
 	// HistoryLoads counts the loads held by the load history.
 	HistoryLoads func() int
 }
@@ -44,6 +53,8 @@ var (
 	descHistory      = prometheus.NewDesc("loadgw_load_history_loads", "Loads held by the load history (SHOW STREAM LOAD).", nil, nil)
 	descTables       = prometheus.NewDesc("loadgw_tables", "Tables in the catalog.", nil, nil)
 	descBinlogBytes  = prometheus.NewDesc("loadgw_binlog_kept_bytes", "Estimated bytes on disk of the kept Row Binlog change records of a table.", []string{"db", "table"}, nil)
+	descBinlogWrote  = prometheus.NewDesc("loadgw_binlog_records_written_total", "Row Binlog change records of durable commits (stream loads, INSERT, UPDATE, DELETE, 2PC commits): one per inserted, updated or deleted row of a Row Binlog table.", nil, nil)
+	descBinlogKept   = prometheus.NewDesc("loadgw_binlog_kept_records", fmt.Sprintf("Row Binlog change records a table keeps on disk, counted at scrape time up to %[1]d per table (at %[1]d: at least that many); includes records past binlog.ttl_seconds until cleanup removes them.", engine.MaxKeptCount), []string{"db", "table"}, nil)
 	descBinlogOldest = prometheus.NewDesc("loadgw_binlog_oldest_kept_tso", "Commit TSO of the oldest kept change record of a Row Binlog table (0: none).", []string{"db", "table"}, nil)
 	descFsync        = prometheus.NewDesc("loadgw_wal_fsync_duration_seconds", "Latency of the store's WAL fsyncs: the synced step of every commit.", nil, nil)
 	descStore        = map[string]*prometheus.Desc{}
@@ -87,7 +98,7 @@ func init() {
 }
 
 func (c *scraped) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descFsync, descTxnNum, descTxnStatus, descLabelBytes, descHistory, descTables, descBinlogBytes, descBinlogOldest} {
+	for _, d := range []*prometheus.Desc{descFsync, descTxnNum, descTxnStatus, descLabelBytes, descHistory, descTables, descBinlogBytes, descBinlogKept, descBinlogOldest, descBinlogWrote} {
 		ch <- d
 	}
 	for _, d := range descStore {
@@ -123,6 +134,9 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 	if c.src.LabelBytes != nil {
 		gauge(descLabelBytes, float64(c.src.LabelBytes()))
 	}
+	if c.src.BinlogWritten != nil {
+		ch <- prometheus.MustNewConstMetric(descBinlogWrote, prometheus.CounterValue, float64(c.src.BinlogWritten()))
+	}
 	if c.src.HistoryLoads != nil {
 		gauge(descHistory, float64(c.src.HistoryLoads()))
 	}
@@ -132,6 +146,7 @@ func (c *scraped) Collect(ch chan<- prometheus.Metric) {
 		for _, t := range tables {
 			if t.Binlog {
 				gauge(descBinlogBytes, float64(t.BinlogBytes), t.DB, t.Name)
+				gauge(descBinlogKept, float64(t.KeptRecords), t.DB, t.Name)
 				gauge(descBinlogOldest, float64(t.OldestTSO), t.DB, t.Name)
 			}
 		}

@@ -20,7 +20,8 @@ func SourcesOf(e *engine.Engine, txns *labels.Store, h *loadhist.History) Source
 			n, _ := db.DiskUsage([]byte(storage.PrefixLabels), storage.PrefixEnd([]byte(storage.PrefixLabels)))
 			return n
 		},
-		Tables: func() []Table { return tablesOf(e) },
+		Tables:        func() []Table { return tablesOf(e) },
+		BinlogWritten: func() int64 { return e.Writer().BinlogRecordsWritten() },
 	}
 	if txns != nil {
 		src.Txns = txns.Unfinished
@@ -55,6 +56,7 @@ func tablesOf(e *engine.Engine) []Table {
 			p := binlog.Prefix(t.ID)
 			end := storage.PrefixEnd(p)
 			mt.BinlogBytes, _ = db.DiskUsage(p, end)
+			mt.KeptRecords, _ = e.BinlogKept(t)
 			if k, err := db.FirstKey(p, end); err == nil && k != nil {
 				mt.OldestTSO, _ = binlog.KeyTSO(k)
 			}

@@ -36,6 +36,7 @@ type pendingGroup struct {
 	done        chan struct{}    // closed once it committed or failed
 	lead        chan struct{}    // tells one member to write the group
 	err         error            // valid once done is closed
+	records     int64            // change records of its commits
 }
 
 // pendingVersion is the newest pending version of a key: the key it is
@@ -153,6 +154,7 @@ func (w *Writer) write(g *pendingGroup) {
 	if err == nil {
 		w.published.Store(g.last)
 		w.applied.Store(g.lastSeq)
+		w.binlogWritten.Add(g.records)
 	}
 	next := w.open
 	if next != nil {
@@ -199,6 +201,7 @@ func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(
 		return Result{}, err
 	}
 	w.published.Store(ts)
+	w.binlogWritten.Add(w.built)
 	return Result{TSO: ts, Written: n}, nil
 }
 

@@ -340,6 +340,7 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 		return Result{}, err
 	}
 	w.published.Store(ts)
+	w.binlogWritten.Add(rec.Records())
 	return Result{TSO: ts, Written: n}, nil
 }
 

@@ -54,6 +54,11 @@ type Writer struct {
 	lastWrite, lastWriteOld map[string]uint64 // under mu
 	lwFloor, lwRotated      uint64            // under mu
 	preKept, preRedone      atomic.Int64      // keys resolved outside the serial section: kept, redone
+
+	// binlogWritten counts the change records of durable commits; built
+	// is the count of the last build (REQUIRES: mu).
+	binlogWritten atomic.Int64
+	built         int64
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
@@ -226,6 +231,7 @@ func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 		return 0, 0, nil, false, err
 	}
 	g, leader = w.join(b, ts, written)
+	g.records += w.built
 	return ts, n, g, leader, nil
 }
 
@@ -254,10 +260,13 @@ func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 			rec.Close()
 		}
 	}()
+	w.built = 0
 	if rc.Table().Keys == catalog.DupKeys {
-		if n, err = appendDup(batchKV{b}, binlog.NewRecorder(rc, ts, batchKV{rec}), set, ts); err != nil {
+		r := binlog.NewRecorder(rc, ts, batchKV{rec})
+		if n, err = appendDup(batchKV{b}, r, set, ts); err != nil {
 			return 0, nil, 0, nil, err
 		}
+		w.built = r.Records()
 	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial, pre, grouped); err != nil {
 		return 0, nil, 0, nil, err
 	}
@@ -328,5 +337,6 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 	if err != nil {
 		return 0, nil, err
 	}
+	w.built = g.rec.Records()
 	return g.n, g.written, nil
 }
