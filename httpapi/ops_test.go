@@ -145,6 +145,8 @@ func TestMetricsAfterLoads(t *testing.T) {
 		{"loadgw_stream_load_duration_seconds", []string{"phase=commit"}, 3},
 		{"loadgw_commit_duration_seconds", nil, 3},
 		{"loadgw_binlog_records_written_total", nil, 2},
+		{"loadgw_commit_group_writes_total", nil, 3},
+		{"loadgw_commit_group_commits_total", nil, 3},
 		{"loadgw_sql_statements_total", []string{"kind=Select", "result=ok"}, 1},
 		{"loadgw_sql_statements_total", []string{"kind=Select", "result=error"}, 1},
 		{"loadgw_sql_statements_total", []string{"kind=CreateTable", "result=ok"}, 2},

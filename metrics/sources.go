@@ -22,6 +22,10 @@ func SourcesOf(e *engine.Engine, txns *labels.Store, h *loadhist.History) Source
 		},
 		Tables:        func() []Table { return tablesOf(e) },
 		BinlogWritten: func() int64 { return e.Writer().BinlogRecordsWritten() },
+		Groups: func() (int64, int64) {
+			w := e.Writer()
+			return w.GroupsWritten(), w.CommitsGrouped()
+		},
 	}
 	if txns != nil {
 		src.Txns = txns.Unfinished

@@ -57,6 +57,10 @@ type pendingWrite struct {
 // commits when commits shared writes.
 func (w *Writer) GroupsWritten() int64 { return w.groups.Load() }
 
+// CommitsGrouped is the number of commits the group writes of w carried;
+// divided by GroupsWritten it is the mean group size.
+func (w *Writer) CommitsGrouped() int64 { return w.grouped.Load() }
+
 // lockDrained takes w.mu once no group is pending: the store then holds
 // every commit.
 func (w *Writer) lockDrained() {
@@ -133,6 +137,7 @@ func (w *Writer) write(g *pendingGroup) {
 		testHookWrite(g.first, g.last)
 	}
 	w.groups.Add(1)
+	w.grouped.Add(int64(len(g.batches)))
 	err := w.failed.Load()
 	if err == nil {
 		if werr := commitBatches(g.batches); werr != nil {
@@ -194,6 +199,7 @@ func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(
 		return Result{}, err
 	}
 	w.groups.Add(1)
+	w.grouped.Add(1)
 	err = commitBatches([]*storage.Batch{b})
 	w.changedOutside() // its keys are in no conflict map
 	if err != nil {

@@ -47,6 +47,9 @@ type Writer struct {
 	overlay map[string]pendingVersion
 	failed  atomic.Pointer[error] // a group write failed: the store stopped
 	groups  atomic.Int64          // group writes so far
+	// grouped counts the commits the group writes carried (failed ones
+	// included), so grouped/groups is the mean group size.
+	grouped atomic.Int64
 	// Resolution outside the serial section (preresolve.go): the commit
 	// sequence, the keys each commit wrote, what the store holds.
 	seq                     uint64 // under mu: the last commit's number
