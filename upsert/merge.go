@@ -152,11 +152,19 @@ func (g *groupWriter) current(prefix []byte) (oldVal, oldKey []byte) {
 	if len(cur) != len(prefix)+g.rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
 		return nil, nil
 	}
-	// Copied into one arena: a reallocation leaves earlier copies intact.
-	start, mid := len(g.found), len(g.found)+len(cur)
-	g.found = append(append(g.found, cur...), g.old.Value()...)
-	f := g.found
-	return f[mid:len(f):len(f)], f[start:mid:mid]
+	var k, v []byte
+	g.found, k, v = appendPair(g.found, cur, g.old.Value())
+	return v, k
+}
+
+// appendPair copies k and v to the end of arena and returns the grown
+// arena and the copies. The copies' capacities end at their lengths, and a
+// reallocation of arena leaves earlier copies where they are, unchanged: so
+// one arena holds many pairs.
+func appendPair(arena, k, v []byte) (grown, kc, vc []byte) {
+	start, mid := len(arena), len(arena)+len(k)
+	arena = append(append(arena, k...), v...)
+	return arena, arena[start:mid:mid], arena[mid:len(arena):len(arena)]
 }
 
 // emit writes what resolving a key gave: val as the key's new version
@@ -181,12 +189,10 @@ func (g *groupWriter) emit(prefix, oldVal, oldKey, val []byte) error {
 		}
 	}
 	if g.w != nil {
-		// One arena for the commit's versions: a reallocation leaves the
-		// earlier ones where they are, unchanged.
-		start, mid := len(g.arena), len(g.arena)+len(g.key)
-		g.arena = append(append(g.arena, g.key...), val...)
-		a := g.arena
-		g.written = append(g.written, pendingWrite{prefix: string(prefix), key: a[start:mid:mid], val: a[mid:len(a):len(a)]})
+		// One arena for the commit's versions (appendPair).
+		var k, v []byte
+		g.arena, k, v = appendPair(g.arena, g.key, val)
+		g.written = append(g.written, pendingWrite{prefix: string(prefix), key: k, val: v})
 	}
 	g.n++
 	return nil
