@@ -203,10 +203,14 @@ func (e *encodedRows) row(i int) encodedRow {
 // len is the number of rows.
 func (e *encodedRows) len() int { return len(e.ents) }
 
+// batchSize estimates the bytes a batch of the rows takes: their keys and
+// values and each row's overhead (version suffix, kind, lengths).
+func (e *encodedRows) batchSize() int { return e.bytes + 48*e.len() }
+
 // commitEncoded writes an encoded set with a new TSO: it resolves the rows
 // in the serial section, then waits for its group's synced write.
 func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
-	if err := w.checkSpace(int64(set.bytes + 48*set.len())); err != nil {
+	if err := w.checkSpace(int64(set.batchSize())); err != nil {
 		return Result{}, err
 	}
 	if set.bytes > groupMaxBytes {
@@ -248,14 +252,14 @@ func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 	if ts, err = w.oracle.Next(); err != nil {
 		return 0, nil, 0, nil, err
 	}
-	b := w.db.NewBatchSize(set.bytes + 48*set.len())
+	b := w.db.NewBatchSize(set.batchSize())
 	// Change records go to a batch of their own that the rows are then
 	// appended to: records ('b' keys) first, then rows, keeps a large
 	// batch nearly sorted, which Pebble sorts much faster than the two
 	// interleaved.
 	rec := b
 	if binlog.Enabled(rc.Table()) {
-		b = w.db.NewBatchSize(set.bytes + 48*set.len())
+		b = w.db.NewBatchSize(set.batchSize())
 		defer b.Close()
 	}
 	defer func() {
