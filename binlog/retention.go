@@ -12,16 +12,8 @@ import (
 )
 
 // Reader is what the readers and the retention check read through: a
-// snapshot, or the store itself.
-type Reader interface {
-	Get(key []byte) ([]byte, error)
-	NewIter(lower, upper []byte) (*storage.Iter, error)
-}
-
-var (
-	_ Reader = (*storage.Snapshot)(nil)
-	_ Reader = (*storage.DB)(nil)
-)
+// snapshot, or the store itself (storage.Reader).
+type Reader = storage.Reader
 
 // TTLStart is the first TSO binlog.ttl_seconds keeps at reference TSO ref:
 // records committed at or before ref's time minus the TTL are expired. It
