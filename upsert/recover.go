@@ -39,8 +39,7 @@ func DropStagedExcept(db *storage.DB, keep func(txnID int64) bool) ([]int64, err
 	}
 	err = db.Update(func(b *storage.Batch) error {
 		for _, id := range drop {
-			p := StagePrefix(id)
-			b.DeleteRange(p, storage.PrefixEnd(p))
+			dropStagedIn(b, id)
 		}
 		return nil
 	})

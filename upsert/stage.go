@@ -261,10 +261,15 @@ func (s *Stager) Discard() error {
 // DropStaged removes the staged rows of a transaction.
 func DropStaged(db *storage.DB, txnID int64) error {
 	return db.Update(func(b *storage.Batch) error {
-		p := StagePrefix(txnID)
-		b.DeleteRange(p, storage.PrefixEnd(p))
+		dropStagedIn(b, txnID)
 		return nil
 	})
+}
+
+// dropStagedIn adds to b the removal of the staging range of txnID.
+func dropStagedIn(b *storage.Batch, txnID int64) {
+	p := StagePrefix(txnID)
+	b.DeleteRange(p, storage.PrefixEnd(p))
 }
 
 // Commit publishes the staged rows with a new TSO. extra adds the
@@ -354,8 +359,7 @@ func (w *Writer) extraEntries(rc *catalog.RowCodec, txnID int64, ts uint64, extr
 			return nil, nil, err
 		}
 	}
-	p := StagePrefix(txnID)
-	b.DeleteRange(p, storage.PrefixEnd(p))
+	dropStagedIn(b, txnID)
 	entries, err := b.Entries()
 	if err != nil {
 		return nil, nil, err
