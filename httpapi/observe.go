@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -108,11 +107,7 @@ func (s *Server) finishLoad(sl *streamLoad) {
 	if s.opts.History == nil || sl.r.Header.Get("skip_record_to_audit_log_table") != "" {
 		return
 	}
-	user, _, _ := basicAuth(sl.r)
-	host, _, err := net.SplitHostPort(sl.r.RemoteAddr)
-	if err != nil {
-		host = sl.r.RemoteAddr
-	}
+	user, host, _ := clientOf(sl.r)
 	rec := loadhist.Record{
 		Label: resp.Label, TxnID: resp.TxnID, DB: sl.db, Table: sl.tableName, User: user, ClientIP: host,
 		Status: resp.Status, Message: resp.Message, ErrorURL: resp.ErrorURL,
