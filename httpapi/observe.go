@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"loadgw/binlog"
 	"loadgw/loadhist"
 	"loadgw/metrics"
 )
@@ -99,7 +100,7 @@ func (s *Server) finishLoad(sl *streamLoad) {
 		Unselected: resp.NumberUnselectedRows, Bytes: resp.LoadBytes,
 		Receive: sl.readDur, Commit: sl.commitDur, Duration: time.Since(sl.start)}
 	if sl.table != nil {
-		m.DB, m.Table, m.Binlog = sl.db, sl.table.Name, sl.binlog
+		m.DB, m.Table, m.Binlog = sl.db, sl.table.Name, binlog.Enabled(sl.table)
 	}
 	s.opts.Metrics.ObserveLoad(m)
 	// Doris's BE records every answered load unless the client sends
