@@ -4,7 +4,6 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
-	"sort"
 	"sync"
 	"time"
 
@@ -115,12 +114,6 @@ func (s *Server) consoleTables() []consoleTable {
 		}
 		out = append(out, ct)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].DB != out[j].DB {
-			return out[i].DB < out[j].DB
-		}
-		return out[i].Name < out[j].Name
-	})
 	return out
 }
 

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"loadgw/binlog"
 	"loadgw/loadhist"
 	"loadgw/metrics"
 )
@@ -100,7 +100,7 @@ func (s *Server) finishLoad(sl *streamLoad) {
 		Unselected: resp.NumberUnselectedRows, Bytes: resp.LoadBytes,
 		Receive: sl.readDur, Commit: sl.commitDur, Duration: time.Since(sl.start)}
 	if sl.table != nil {
-		m.DB, m.Table, m.Binlog = sl.db, sl.table.Name, sl.binlog
+		m.DB, m.Table, m.Binlog = sl.db, sl.table.Name, binlog.Enabled(sl.table)
 	}
 	s.opts.Metrics.ObserveLoad(m)
 	// Doris's BE records every answered load unless the client sends
@@ -108,11 +108,7 @@ func (s *Server) finishLoad(sl *streamLoad) {
 	if s.opts.History == nil || sl.r.Header.Get("skip_record_to_audit_log_table") != "" {
 		return
 	}
-	user, _, _ := basicAuth(sl.r)
-	host, _, err := net.SplitHostPort(sl.r.RemoteAddr)
-	if err != nil {
-		host = sl.r.RemoteAddr
-	}
+	user, host, _ := clientOf(sl.r)
 	rec := loadhist.Record{
 		Label: resp.Label, TxnID: resp.TxnID, DB: sl.db, Table: sl.tableName, User: user, ClientIP: host,
 		Status: resp.Status, Message: resp.Message, ErrorURL: resp.ErrorURL,

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -62,8 +61,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	db := chi.URLParam(r, "db")
 	sess := s.engine.NewSession(db)
-	if user, _, ok := r.BasicAuth(); ok {
-		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+	if user, host, ok := clientOf(r); ok {
 		sess.SetClient(user, host, 0)
 	}
 	res, err := sess.ExecuteContext(r.Context(), *req.Stmt)

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -180,6 +181,17 @@ func basicAuth(r *http.Request) (user, pass string, ok bool) {
 		user = user[:i]
 	}
 	return user, pass, true
+}
+
+// clientOf is the account of r's Basic auth, as auth reads it, and the
+// client's host; ok is false when r has no Basic credentials.
+func clientOf(r *http.Request) (user, host string, ok bool) {
+	user, _, ok = basicAuth(r)
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return user, host, ok
 }
 
 // restResponse is Doris's generic REST envelope, field order as Doris.

@@ -12,7 +12,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"go.uber.org/zap"
 
-	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/engine"
 	"loadgw/errorlog"
@@ -109,7 +108,6 @@ type streamLoad struct {
 	clockStart         time.Time
 	db, tableName      string
 	table              *catalog.Table // nil until found
-	binlog             bool
 	params             *load.Params
 	readDur, commitDur time.Duration
 }
@@ -227,7 +225,7 @@ func (sl *streamLoad) run() error {
 	sl.db, sl.tableName = db, name
 	t, err := sl.s.engine.Catalog().Table(db, name)
 	if err == nil {
-		sl.table, sl.binlog = t, binlog.Enabled(t)
+		sl.table = t
 	}
 	switch err {
 	case nil:

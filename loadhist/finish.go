@@ -1,9 +1,6 @@
 package loadhist
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // Finish records the end of the two-phase-commit load txnID that the
 // history holds with its pre-commit outcome: a commit or abort through
@@ -25,13 +22,9 @@ func (h *History) Finish(txnID int64, status, message string, finishMs int64) (b
 			r.Message = message
 		}
 		r.bound()
-		v, err := json.Marshal(&r)
-		if err != nil {
-			panic("BUG: cannot encode load history record: " + err.Error())
-		}
 		b := h.db.NewBatch()
 		defer b.Close()
-		b.Set(key(r.Seq), v)
+		put(b, &r)
 		if err := b.CommitNoSync(); err != nil {
 			return false, fmt.Errorf("cannot record the end of load %s: %w", r.Label, err)
 		}

@@ -141,13 +141,9 @@ func (h *History) Add(r Record) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r.Seq = h.next
-	v, err := json.Marshal(&r)
-	if err != nil {
-		panic("BUG: cannot encode load history record: " + err.Error())
-	}
 	b := h.db.NewBatch()
 	defer b.Close()
-	b.Set(key(r.Seq), v)
+	put(b, &r)
 	drop := len(h.recs) + 1 - h.opts.Keep
 	if drop > 0 {
 		b.DeleteRange([]byte(storage.PrefixLoadHistory), key(h.recs[drop-1].Seq+1))
@@ -195,6 +191,15 @@ func cut(s string, n int) string {
 		s = s[:len(s)-1] // the start of a cut rune
 	}
 	return s + "..."
+}
+
+// put sets r's stored record in b.
+func put(b *storage.Batch, r *Record) {
+	v, err := json.Marshal(r)
+	if err != nil {
+		panic("BUG: cannot encode load history record: " + err.Error())
+	}
+	b.Set(key(r.Seq), v)
 }
 
 // Len is the number of loads held.

@@ -1,6 +1,9 @@
 package metrics
 
 import (
+	"maps"
+	"slices"
+
 	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/engine"
@@ -44,8 +47,8 @@ func AllTables(cat *catalog.Catalog) []*catalog.Table {
 		if !ok {
 			continue
 		}
-		for _, t := range d.Tables {
-			out = append(out, t)
+		for _, name := range slices.Sorted(maps.Keys(d.Tables)) {
+			out = append(out, d.Tables[name])
 		}
 	}
 	return out

@@ -139,8 +139,24 @@ func parseFlags(args []string) (config, error) {
 		fmt.Fprintf(fs.Output(), "Usage: loadgw [options]\n       loadgw load --help   (load files into a table: see loadgw load --help)\n\nloadgw speaks Apache Doris's Stream Load and HTTP SQL API over an embedded store.\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
-	err := fs.Parse(args)
-	return c, err
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	return c, c.check()
+}
+
+// check rejects counts out of their bounds, before anything is opened.
+func (c *config) check() error {
+	if c.maxConns <= 0 {
+		return fmt.Errorf("--max-connections must be positive, not %d", c.maxConns)
+	}
+	if c.historyKeep <= 0 || c.historyKeep > loadhist.MaxKeep {
+		return fmt.Errorf("--load-history must be between 1 and %d, not %d", loadhist.MaxKeep, c.historyKeep)
+	}
+	if c.mysql.addr != "" && c.mysql.maxConns <= 0 {
+		return fmt.Errorf("--max-mysql-connections must be positive, not %d", c.mysql.maxConns)
+	}
+	return nil
 }
 
 func run(args []string) error {
@@ -196,17 +212,11 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.maxConns <= 0 {
-		return fmt.Errorf("--max-connections must be positive, not %d", c.maxConns)
-	}
 	ln, err := net.Listen("tcp", c.httpAddr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
 	}
 	ln = httpapi.LimitConnections(ln, fitConnections(c.maxConns, log), log)
-	if c.historyKeep <= 0 || c.historyKeep > loadhist.MaxKeep {
-		return fmt.Errorf("--load-history must be between 1 and %d, not %d", loadhist.MaxKeep, c.historyKeep)
-	}
 	hist, err := loadhist.Open(eng.Store(), loadhist.Options{Keep: c.historyKeep})
 	if err != nil {
 		return err

@@ -39,9 +39,6 @@ func startMySQL(c config, eng *engine.Engine, log *zap.Logger, errc chan<- error
 	if c.mysql.addr == "" {
 		return nil, nil
 	}
-	if c.mysql.maxConns <= 0 {
-		return nil, fmt.Errorf("--max-mysql-connections must be positive, not %d", c.mysql.maxConns)
-	}
 	ln, err := net.Listen("tcp", c.mysql.addr)
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen on %s: %w", c.mysql.addr, err)

@@ -75,3 +75,29 @@ func TestHelpShowsUnits(t *testing.T) {
 		t.Errorf("parsed %d, %d, %v", c.load.MaxBodyBytes, c.load.StageMemBytes, c.labelKeep)
 	}
 }
+
+// TestFlagBounds checks that counts out of bounds fail when the flags are
+// parsed, before the store is opened or a port is bound.
+func TestFlagBounds(t *testing.T) {
+	var out bytes.Buffer
+	fsOut = &out
+	defer func() { fsOut = nil }()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-connections", "0"}, "--max-connections must be positive, not 0"},
+		{[]string{"--load-history", "0"}, "--load-history must be between 1 and 1000000, not 0"},
+		{[]string{"--load-history", "1000001"}, "--load-history must be between 1 and 1000000, not 1000001"},
+		{[]string{"--max-mysql-connections", "-1"}, "--max-mysql-connections must be positive, not -1"},
+	} {
+		_, err := parseFlags(c.args)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("parseFlags(%q) = %v, want %q", c.args, err, c.want)
+		}
+	}
+	// Without a MySQL address its connection limit is unused.
+	if _, err := parseFlags([]string{"--mysql-addr", "", "--max-mysql-connections", "0"}); err != nil {
+		t.Errorf("--max-mysql-connections checked with the MySQL protocol off: %v", err)
+	}
+}
