@@ -216,7 +216,11 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", c.httpAddr, err)
 	}
-	ln = httpapi.LimitConnections(ln, fitConnections(c.maxConns, log), log)
+	mysqlConns := 0 // the MySQL port's connections take descriptors too
+	if c.mysql.addr != "" {
+		mysqlConns = c.mysql.maxConns
+	}
+	ln = httpapi.LimitConnections(ln, fitConnections(c.maxConns, mysqlConns, log), log)
 	hist, err := loadhist.Open(eng.Store(), loadhist.Options{Keep: c.historyKeep})
 	if err != nil {
 		return err
@@ -271,15 +275,16 @@ func run(args []string) error {
 // error logs, refused connections being answered.
 const reservedFiles = 4096 + 256
 
-// fitConnections lowers max so that the connections and reservedFiles fit
-// the soft open-file limit (which Go raises to the hard limit at start).
-// Running out of descriptors stops the server accepting at all.
-func fitConnections(max int, log *zap.Logger) int {
+// fitConnections lowers max so that the HTTP connections, other (the
+// MySQL port's connection limit) and reservedFiles fit the soft open-file
+// limit (which Go raises to the hard limit at start). Running out of
+// descriptors stops the server accepting at all.
+func fitConnections(max, other int, log *zap.Logger) int {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<40 { // unknown or unlimited
 		return max
 	}
-	room := int64(lim.Cur) - reservedFiles
+	room := int64(lim.Cur) - reservedFiles - int64(other)
 	if room < int64(lim.Cur)/4 {
 		room = int64(lim.Cur) / 4
 	}

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 func TestByteSizeFlag(t *testing.T) {
@@ -99,5 +102,25 @@ func TestFlagBounds(t *testing.T) {
 	// Without a MySQL address its connection limit is unused.
 	if _, err := parseFlags([]string{"--mysql-addr", "", "--max-mysql-connections", "0"}); err != nil {
 		t.Errorf("--max-mysql-connections checked with the MySQL protocol off: %v", err)
+	}
+}
+
+// TestFitConnectionsCountsMySQL checks that the MySQL port's connection
+// limit takes its share of the open-file limit from the HTTP connections.
+func TestFitConnectionsCountsMySQL(t *testing.T) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<40 || int64(lim.Cur)-reservedFiles-1000 < int64(lim.Cur)/4 {
+		t.Skip("open-file limit unknown, unlimited or too small for the check")
+	}
+	log := zap.NewNop()
+	alone := fitConnections(1<<30, 0, log)
+	if want := int(lim.Cur) - reservedFiles; alone != want {
+		t.Fatalf("HTTP alone: %d connections, want %d", alone, want)
+	}
+	if got := fitConnections(1<<30, 1000, log); got != alone-1000 {
+		t.Errorf("beside 1000 MySQL connections: %d HTTP connections, want %d", got, alone-1000)
+	}
+	if got := fitConnections(100, 1000, log); got != 100 {
+		t.Errorf("a limit that fits is kept: got %d, want 100", got)
 	}
 }
