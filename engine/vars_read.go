@@ -13,13 +13,7 @@ import (
 // turns a variable into a literal (ExpressionAnalyzer.resolveUnboundVariable).
 // An unknown variable keeps no value and fails to bind with Doris's text.
 func (s *Session) resolveVars(st *sql.Select) {
-	visit := func(e expr.Expr) {
-		expr.Walk(e, func(e expr.Expr) {
-			if v, ok := e.(*expr.Variable); ok {
-				v.Value = s.varLiteral(v)
-			}
-		})
-	}
+	visit := s.resolveVarsIn
 	for _, it := range st.Items {
 		visit(it.Expr)
 	}
@@ -31,6 +25,15 @@ func (s *Session) resolveVars(st *sql.Select) {
 	for _, o := range st.OrderBy {
 		visit(o.Expr)
 	}
+}
+
+// resolveVarsIn gives every @@ read within e its value.
+func (s *Session) resolveVarsIn(e expr.Expr) {
+	expr.Walk(e, func(e expr.Expr) {
+		if v, ok := e.(*expr.Variable); ok {
+			v.Value = s.varLiteral(v)
+		}
+	})
 }
 
 // varLiteral is the value of one @@ read typed as Doris types it: BOOLEAN,
