@@ -22,9 +22,22 @@ func (s *Session) resolveVars(st *sql.Select) {
 		visit(g)
 	}
 	visit(st.Having)
+	visit(st.Qualify)
 	for _, o := range st.OrderBy {
 		visit(o.Expr)
 	}
+	s.resolveJoinVars(st.From)
+}
+
+// resolveJoinVars resolves the @@ reads of the ON conditions of the join
+// tree r. Derived tables are blocks of their own, resolved when planned.
+func (s *Session) resolveJoinVars(r *sql.TableRef) {
+	if r == nil || r.Join == nil {
+		return
+	}
+	s.resolveJoinVars(r.Join.Left)
+	s.resolveJoinVars(r.Join.Right)
+	s.resolveVarsIn(r.Join.On)
 }
 
 // resolveVarsIn gives every @@ read within e its value.
