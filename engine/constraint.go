@@ -157,29 +157,13 @@ func (s *Session) showConstraints(st *sql.ShowConstraints) (*Result, error) {
 	for _, c := range cs {
 		var ref *catalog.Table
 		if c.Kind == "FOREIGN KEY" {
-			if ref = s.tableByID(c.RefTableID); ref == nil {
+			if ref = s.e.tableByID(c.RefTableID); ref == nil {
 				continue // its table went with a DROP DATABASE
 			}
 		}
 		res.Rows = append(res.Rows, []types.Value{str(c.Name), str(c.Kind), str(constraintText(c, ref))})
 	}
 	return res, nil
-}
-
-// tableByID finds a table of the catalog by its id, or nil.
-func (s *Session) tableByID(id int64) *catalog.Table {
-	for _, db := range s.e.cat.Databases() {
-		d, ok := s.e.cat.Database(db)
-		if !ok {
-			continue
-		}
-		for _, t := range d.Tables {
-			if t.ID == id {
-				return t
-			}
-		}
-	}
-	return nil
 }
 
 // dropReferences removes, as Doris does when a table is dropped, the

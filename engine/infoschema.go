@@ -91,16 +91,21 @@ func (s *Session) infoTables() *infoTable {
 		col("CHECKSUM", bigintType), col("CREATE_OPTIONS", varcharType), col("TABLE_COMMENT", varcharType),
 	}}
 	s.eachTable(func(t *catalog.Table) {
-		created := localDateTime(time.UnixMilli(t.CreateTime), s.loc)
-		it.rows = append(it.rows, []types.Value{
-			str("internal"), str(t.DB), str(t.Name), str("BASE TABLE"), str("Doris"), types.NullValue,
-			types.NullValue, types.NullValue, types.NullValue, types.NullValue, types.NullValue, types.NullValue,
-			types.NullValue, types.NullValue, created, types.NullValue, types.NullValue, str("utf-8"),
-			types.NullValue, str(""), str(t.Comment),
-		})
+		it.rows = append(it.rows, s.tablesRow(t.DB, t.Name, "BASE TABLE", "Doris", t.CreateTime, t.Comment))
 	})
 	it.rows = append(it.rows, s.viewTableRows()...)
 	return it
+}
+
+// tablesRow is one row of information_schema.tables: kind and engine are
+// TABLE_TYPE and ENGINE, createMs the creation time in Unix milliseconds.
+func (s *Session) tablesRow(db, name, kind, engine string, createMs int64, comment string) []types.Value {
+	return []types.Value{
+		str("internal"), str(db), str(name), str(kind), str(engine), types.NullValue,
+		types.NullValue, types.NullValue, types.NullValue, types.NullValue, types.NullValue, types.NullValue,
+		types.NullValue, types.NullValue, localDateTime(time.UnixMilli(createMs), s.loc), types.NullValue, types.NullValue, str("utf-8"),
+		types.NullValue, str(""), str(comment),
+	}
 }
 
 func (s *Session) infoColumns() *infoTable {

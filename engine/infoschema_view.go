@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"time"
-
 	"loadgw/catalog"
 	"loadgw/types"
 )
@@ -25,12 +23,7 @@ func (s *Session) eachView(fn func(v *catalog.View)) {
 func (s *Session) viewTableRows() [][]types.Value {
 	var rows [][]types.Value
 	s.eachView(func(v *catalog.View) {
-		rows = append(rows, []types.Value{
-			str("internal"), str(v.DB), str(v.Name), str("VIEW"), str("View"), types.NullValue,
-			types.NullValue, types.NullValue, types.NullValue, types.NullValue, types.NullValue, types.NullValue,
-			types.NullValue, types.NullValue, localDateTime(time.UnixMilli(v.CreateTime), s.loc), types.NullValue, types.NullValue, str("utf-8"),
-			types.NullValue, str(""), str(v.Comment),
-		})
+		rows = append(rows, s.tablesRow(v.DB, v.Name, "VIEW", "View", v.CreateTime, v.Comment))
 	})
 	return rows
 }

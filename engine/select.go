@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -80,38 +79,6 @@ func expandStars(items []sql.SelectItem, p *plan) ([]sql.SelectItem, error) {
 		}
 	}
 	return out, nil
-}
-
-// referencedColumns marks the source columns any part of the statement can
-// read. A name that does not resolve marks nothing: binding reports it.
-// ORDER BY and HAVING may name select aliases; marking by name only ever
-// marks more than needed, never less.
-func referencedColumns(st *sql.Select, items []sql.SelectItem, scope *expr.Scope) []bool {
-	need := make([]bool, len(scope.Columns))
-	mark := func(e expr.Expr) {
-		walkExpr(e, func(e expr.Expr) {
-			if ref, ok := e.(*expr.ColumnRef); ok {
-				for i := range scope.Columns {
-					c := &scope.Columns[i]
-					if strings.EqualFold(c.Name, ref.Name) {
-						need[i] = true
-					}
-				}
-			}
-		})
-	}
-	for _, it := range items {
-		mark(it.Expr)
-	}
-	mark(st.Where)
-	mark(st.Having)
-	for _, g := range st.GroupBy {
-		mark(g)
-	}
-	for _, o := range st.OrderBy {
-		mark(o.Expr)
-	}
-	return need
 }
 
 // origName is the table column a plain column reference reads.
@@ -286,28 +253,6 @@ func truthy(v types.Value) bool {
 		return v.I != 0 || v.Hi != 0
 	}
 	return v.I != 0
-}
-
-func distinctRows(rows [][]types.Value, n int) [][]types.Value {
-	seen := map[string]bool{}
-	out := rows[:0]
-	var key []byte
-	for _, r := range rows {
-		key = key[:0]
-		for _, v := range r[:n] {
-			key = storage.AppendKey(key, v, types.TypeOf(v))
-		}
-		if seen[string(key)] {
-			continue
-		}
-		seen[string(key)] = true
-		out = append(out, r)
-	}
-	return out
-}
-
-func sortRows(rows [][]types.Value, order []orderSpec) {
-	slices.SortStableFunc(rows, orderCompare(order))
 }
 
 // orderCompare compares rows by ORDER BY keys.

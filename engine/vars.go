@@ -210,11 +210,7 @@ func (s *Session) constString(e expr.Expr) (string, error) {
 	if ref, ok := e.(*expr.ColumnRef); ok && ref.Table == "" {
 		return ref.Name, nil // SET x = ON / SET sql_mode = ANSI
 	}
-	expr.Walk(e, func(e expr.Expr) {
-		if v, ok := e.(*expr.Variable); ok {
-			v.Value = s.varLiteral(v)
-		}
-	})
+	s.resolveVarsIn(e)
 	c, err := expr.Bind(e, &expr.Scope{})
 	if err != nil {
 		return "", err

@@ -13,13 +13,7 @@ import (
 // turns a variable into a literal (ExpressionAnalyzer.resolveUnboundVariable).
 // An unknown variable keeps no value and fails to bind with Doris's text.
 func (s *Session) resolveVars(st *sql.Select) {
-	visit := func(e expr.Expr) {
-		expr.Walk(e, func(e expr.Expr) {
-			if v, ok := e.(*expr.Variable); ok {
-				v.Value = s.varLiteral(v)
-			}
-		})
-	}
+	visit := s.resolveVarsIn
 	for _, it := range st.Items {
 		visit(it.Expr)
 	}
@@ -28,9 +22,31 @@ func (s *Session) resolveVars(st *sql.Select) {
 		visit(g)
 	}
 	visit(st.Having)
+	visit(st.Qualify)
 	for _, o := range st.OrderBy {
 		visit(o.Expr)
 	}
+	s.resolveJoinVars(st.From)
+}
+
+// resolveJoinVars resolves the @@ reads of the ON conditions of the join
+// tree r. Derived tables are blocks of their own, resolved when planned.
+func (s *Session) resolveJoinVars(r *sql.TableRef) {
+	if r == nil || r.Join == nil {
+		return
+	}
+	s.resolveJoinVars(r.Join.Left)
+	s.resolveJoinVars(r.Join.Right)
+	s.resolveVarsIn(r.Join.On)
+}
+
+// resolveVarsIn gives every @@ read within e its value.
+func (s *Session) resolveVarsIn(e expr.Expr) {
+	expr.Walk(e, func(e expr.Expr) {
+		if v, ok := e.(*expr.Variable); ok {
+			v.Value = s.varLiteral(v)
+		}
+	})
 }
 
 // varLiteral is the value of one @@ read typed as Doris types it: BOOLEAN,
