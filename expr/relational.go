@@ -7,10 +7,9 @@ import "loadgw/types"
 // or an IN subquery hashes them). It fails with Doris's text when the types
 // do not compare.
 func EqualityKeys(l, r Compiled, src Expr) (Compiled, Compiled, types.Type, error) {
-	l, r = literalTo(l, r.Type()), literalTo(r, l.Type())
-	ct, ok := commonType(l.Type(), r.Type(), true)
-	if !ok {
-		return nil, nil, types.Type{}, errorf("unsupported comparison predicate %s", String(src))
+	l, r, ct, err := compareSides(l, r, src)
+	if err != nil {
+		return nil, nil, types.Type{}, err
 	}
 	if ct.Kind == types.Null {
 		ct = tBool
