@@ -47,7 +47,7 @@ func CommonType(a, b types.Type) (types.Type, bool) {
 // CastTo converts c to type t as CAST does.
 func CastTo(c Compiled, t types.Type) Compiled { return castTo(c, t) }
 
-// Column returns a compiled reference to slot idx of type t.
+// ColumnSlot returns a compiled reference to slot idx of type t.
 func ColumnSlot(idx int, t types.Type) Compiled { return &colNode{idx: idx, t: t} }
 
 // Const returns a compiled constant.
