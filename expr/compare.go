@@ -73,13 +73,24 @@ func bindCompare(e *Binary, l, r Compiled) (Compiled, error) {
 }
 
 func compareOp(op string, l, r Compiled, src Expr) (Compiled, error) {
-	l, r = literalTo(l, r.Type()), literalTo(r, l.Type())
-	ct, ok := commonType(l.Type(), r.Type(), true)
-	if !ok {
-		return nil, errorf("unsupported comparison predicate %s", String(src))
+	l, r, ct, err := compareSides(l, r, src)
+	if err != nil {
+		return nil, err
 	}
 	l, r, order := comparer(ct, l, r)
 	return &cmpNode{l: l, r: r, op: cmpOps[op], cmp: order}, nil
+}
+
+// compareSides converts a string literal on either side of the comparison
+// src to the other side's type and returns the type the two compare in,
+// or Doris's error when they do not compare.
+func compareSides(l, r Compiled, src Expr) (Compiled, Compiled, types.Type, error) {
+	l, r = literalTo(l, r.Type()), literalTo(r, l.Type())
+	ct, ok := commonType(l.Type(), r.Type(), true)
+	if !ok {
+		return nil, nil, types.Type{}, errorf("unsupported comparison predicate %s", String(src))
+	}
+	return l, r, ct, nil
 }
 
 // comparer converts both sides to what compares as ct and picks the

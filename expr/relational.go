@@ -7,10 +7,9 @@ import "loadgw/types"
 // or an IN subquery hashes them). It fails with Doris's text when the types
 // do not compare.
 func EqualityKeys(l, r Compiled, src Expr) (Compiled, Compiled, types.Type, error) {
-	l, r = literalTo(l, r.Type()), literalTo(r, l.Type())
-	ct, ok := commonType(l.Type(), r.Type(), true)
-	if !ok {
-		return nil, nil, types.Type{}, errorf("unsupported comparison predicate %s", String(src))
+	l, r, ct, err := compareSides(l, r, src)
+	if err != nil {
+		return nil, nil, types.Type{}, err
 	}
 	if ct.Kind == types.Null {
 		ct = tBool
@@ -48,7 +47,7 @@ func CommonType(a, b types.Type) (types.Type, bool) {
 // CastTo converts c to type t as CAST does.
 func CastTo(c Compiled, t types.Type) Compiled { return castTo(c, t) }
 
-// Column returns a compiled reference to slot idx of type t.
+// ColumnSlot returns a compiled reference to slot idx of type t.
 func ColumnSlot(idx int, t types.Type) Compiled { return &colNode{idx: idx, t: t} }
 
 // Const returns a compiled constant.

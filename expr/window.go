@@ -59,8 +59,8 @@ func (b BoundType) enumName() string {
 	return [...]string{"UNBOUNDED_PRECEDING", "PRECEDING", "CURRENT_ROW", "FOLLOWING", "UNBOUNDED_FOLLOWING"}[b]
 }
 
-// sqlName is the boundary as SQL writes it.
-func (b BoundType) sqlName() string {
+// String is the boundary as SQL writes it.
+func (b BoundType) String() string {
 	return [...]string{"UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING", "UNBOUNDED FOLLOWING"}[b]
 }
 
@@ -181,9 +181,9 @@ func FrameSQL(f *Frame) string {
 
 func boundSQL(b Bound) string {
 	if b.Offset != nil {
-		return String(b.Offset) + " " + b.Type.sqlName()
+		return String(b.Offset) + " " + b.Type.String()
 	}
-	return b.Type.sqlName()
+	return b.Type.String()
 }
 
 // FrameString is Nereids's WindowFrame.toString, used in its refusals:

@@ -107,8 +107,7 @@ func (b *Builder) NewRow() []types.Value {
 // INSERT drops, an *Error for one that fails a strict one.
 func (b *Builder) Set(row []types.Value, j int, v types.Value) error {
 	i := b.m.targets[j]
-	v = b.m.rowTTL.ToDirect(i, v, b.loc)
-	v, err := convertInsert(v, b.m.t.Columns[i], b.loc, b.strict)
+	v, err := ConvertInsert(v, b.m.t, b.m.rowTTL, i, b.loc, b.strict)
 	if err != nil {
 		return err
 	}

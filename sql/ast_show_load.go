@@ -19,9 +19,7 @@ func (*ShowLoad) stmtNode() {}
 // showLoad parses the rest of SHOW [STREAM] LOAD after LOAD.
 func (p *parser) showLoad(stream bool) Statement {
 	s := &ShowLoad{Stream: stream}
-	if p.acceptKw("FROM") || p.acceptKw("IN") {
-		s.DB = p.ident()
-	}
+	s.DB = p.fromIn()
 	if p.acceptKw("WHERE") {
 		s.Where = p.expr()
 	}

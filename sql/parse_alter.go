@@ -68,7 +68,11 @@ func (p *parser) toRollup() string {
 }
 
 // fromRollup parses an optional FROM|IN rollup.
-func (p *parser) fromRollup() string {
+func (p *parser) fromRollup() string { return p.fromIn() }
+
+// fromIn parses an optional FROM|IN name (a rollup, or the database of a
+// SHOW statement); "" when there is none.
+func (p *parser) fromIn() string {
 	if p.acceptKw("FROM") || p.acceptKw("IN") {
 		return p.ident()
 	}

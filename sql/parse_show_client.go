@@ -78,16 +78,12 @@ func (p *parser) showClient(full bool) Statement {
 		return s
 	case p.acceptKws("TABLE", "STATUS"):
 		s := &ShowTableStatus{}
-		if p.acceptKw("FROM") || p.acceptKw("IN") {
-			s.DB = p.ident()
-		}
+		s.DB = p.fromIn()
 		s.Like = p.optLike()
 		return s
 	case p.acceptKw("TRANSACTION"):
 		s := &ShowTransaction{}
-		if p.acceptKw("FROM") || p.acceptKw("IN") {
-			s.DB = p.ident()
-		}
+		s.DB = p.fromIn()
 		if p.acceptKw("WHERE") {
 			s.Where = p.expr()
 		}

@@ -185,9 +185,7 @@ func (p *parser) show() Statement {
 		return &ShowDatabases{Like: p.optLike()}
 	case p.acceptKw("TABLES"):
 		s := &ShowTables{Full: full}
-		if p.acceptKw("FROM") || p.acceptKw("IN") {
-			s.DB = p.ident()
-		}
+		s.DB = p.fromIn()
 		s.Like = p.optLike()
 		return s
 	case p.acceptKw("COLUMNS") || p.acceptKw("FIELDS"):

@@ -26,9 +26,7 @@ func (p *parser) dropStream() Statement {
 // showStreams parses the rest of SHOW STREAMS.
 func (p *parser) showStreams() Statement {
 	s := &ShowStreams{}
-	if p.acceptKw("FROM") || p.acceptKw("IN") {
-		s.DB = p.ident()
-	}
+	s.DB = p.fromIn()
 	s.Like = p.optLike()
 	return s
 }

@@ -114,7 +114,7 @@ func writeBound(b *strings.Builder, bd expr.Bound) {
 		writeExpr(b, bd.Offset)
 		b.WriteString(" ")
 	}
-	b.WriteString([...]string{"UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING", "UNBOUNDED FOLLOWING"}[bd.Type])
+	b.WriteString(bd.Type.String())
 }
 
 func pickStr(c bool, a, b string) string {
