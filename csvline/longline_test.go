@@ -35,8 +35,10 @@ func readAllFields(body string, enc byte) (records, fields int) {
 func TestLongLines(t *testing.T) {
 	const n = 1 << 20
 	bodies := longLineBodies(n)
-	if recs, fields := readAllFields(bodies["fields"]+bodies["fields"], 0); recs != 2 || fields != 2*(n+1) {
-		t.Errorf("fields: %d records, %d fields; want 2, %d", recs, fields, 2*(n+1))
+	for _, enc := range []byte{0, '"'} {
+		if recs, fields := readAllFields(bodies["fields"]+bodies["fields"], enc); recs != 2 || fields != 2*(n+1) {
+			t.Errorf("fields, enclose=%q: %d records, %d fields; want 2, %d", enc, recs, fields, 2*(n+1))
+		}
 	}
 	if recs, fields := readAllFields(bodies["quoted"]+bodies["quoted"], '"'); recs != 2 || fields != 4 {
 		t.Errorf("quoted, enclosed: %d records, %d fields; want 2, 4", recs, fields)
