@@ -212,6 +212,9 @@ func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 			c.AutoIncStart = *cd.AutoIncStart
 		}
 	}
+	if err := checkNestedColumn(cd, c); err != nil {
+		return nil, err
+	}
 	if cd.Default != nil {
 		def, err := buildDefault(cd, c, s)
 		if err != nil {
@@ -392,6 +395,12 @@ func checkKeyType(c *catalog.Column) error {
 		return errorf("Variant type should not be used in key column[%s].", c.Name)
 	case types.Bitmap:
 		return errorf("Key column can not set complex type:%s", c.Name)
+	case types.Array:
+		return errorf("Array can only be used in the non-key column of the duplicate table at present.")
+	case types.Map:
+		return errorf("Map can only be used in the non-key column of the duplicate table at present.")
+	case types.Struct:
+		return errorf("Struct can only be used in the non-key column of the duplicate table at present.")
 	}
 	return nil
 }
@@ -487,6 +496,9 @@ func setDistribution(t *catalog.Table, dd *sql.DistributionDesc) error {
 		c, _ := t.Column(name)
 		if c == nil {
 			return errorf("Distribution column(%s) doesn't exist", name)
+		}
+		if err := checkNestedDistribution(c); err != nil {
+			return err
 		}
 		if t.Keys != catalog.DupKeys && !c.IsKey {
 			return errorf("Distribution column[%s] is not key column", name)

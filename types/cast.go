@@ -51,6 +51,8 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 		return castToJSON(v, loc)
 	case Null:
 		return NullValue, nil
+	case Array, Map, Struct:
+		return castToNested(v, to, loc)
 	}
 	return NullValue, unsupportedCast(v, to)
 }

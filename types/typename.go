@@ -18,6 +18,7 @@ var kindNames = [...]string{
 	Double: "double", Decimal: "decimal", Date: "date", DateTime: "datetime",
 	TimestampTZ: "timestamptz", Char: "char", Varchar: "varchar", String: "text",
 	JSON: "json", Variant: "variant", Bitmap: "bitmap",
+	Array: "array", Map: "map", Struct: "struct",
 }
 
 // String is the lower-case SQL name of the kind ("int", "datetime", "text").
@@ -57,6 +58,8 @@ func (t Type) Equal(o Type) bool {
 		return t.Precision == o.Precision && t.Scale == o.Scale
 	case DateTime, TimestampTZ:
 		return t.Scale == o.Scale
+	case Array, Map, Struct:
+		return t.Nested.equal(o.Nested)
 	}
 	return true
 }
@@ -96,6 +99,8 @@ func TimestampTZType(scale int) Type { return Type{Kind: TimestampTZ, Scale: int
 // "decimal(10,2)", "datetime(6)", "text").
 func (t Type) String() string {
 	switch t.Kind {
+	case Array, Map, Struct:
+		return t.nestedString(false)
 	case Char, Varchar:
 		return t.Kind.String() + "(" + strconv.Itoa(int(t.Len)) + ")"
 	case Decimal:

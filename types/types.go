@@ -30,6 +30,9 @@ const (
 	JSON
 	Variant // recognised by the parser so features can reject it; never stored
 	Bitmap  // the hidden skip-bitmap column of flexible partial update
+	Array   // ARRAY<T>; Value.S holds the nested encoding (types/nested_codec.go)
+	Map     // MAP<K, V>; Value.S as Array
+	Struct  // STRUCT<name: T, ...>; Value.S as Array
 )
 
 // MaxVarcharLen is Doris's upper bound for VARCHAR(n); STRING holds up to 2 GiB.
@@ -46,6 +49,9 @@ type Type struct {
 	// Scale is the DECIMAL scale, or the fractional-second digits 0..6 of
 	// DATETIME(p) and TIMESTAMPTZ(p).
 	Scale int8
+	// Nested describes the elements of ARRAY, MAP and STRUCT; nil for every
+	// other kind. Compare types with Equal, never with ==.
+	Nested *NestedType `json:",omitempty"`
 }
 
 // Value is one datum. The zero Value is NULL.
@@ -62,6 +68,8 @@ type Type struct {
 //   - Char, Varchar, String: S.
 //   - JSON: S holds the canonical JSON text.
 //   - Bitmap: S holds the serialized bitmap.
+//   - Array, Map, Struct: S holds the self-describing nested encoding (the
+//     type's signature, then the elements); see types/nested_codec.go.
 type Value struct {
 	Kind  Kind
 	Scale int8

@@ -33,6 +33,8 @@ func Zero(t Type) Value {
 		return Value{Kind: t.Kind, Scale: t.Scale}
 	case JSON:
 		return Value{Kind: JSON, S: "null"}
+	case Array, Map, Struct:
+		return zeroNested(t)
 	}
 	return Value{Kind: t.Kind}
 }
@@ -53,6 +55,10 @@ func TypeOf(v Value) Type {
 		return DecimalType(decimalDigits(Int128Of(v), int(v.Scale)), int(v.Scale))
 	case DateTime, TimestampTZ:
 		return Type{Kind: v.Kind, Scale: v.Scale}
+	case Array, Map, Struct:
+		if t, err := NestedTypeOf(v); err == nil {
+			return t
+		}
 	}
 	return Type{Kind: v.Kind}
 }
