@@ -37,7 +37,11 @@ func decodeArg(v types.Value) (types.Nested, bool, error) {
 }
 
 // arrayFn binds a kernel over one decoded ARRAY (or MAP) first argument.
+// A NULL-typed first argument (a NULL literal) folds to NULL.
 func arrayFn(name string, args []Compiled, t types.Type, fn func(ctx *Context, n types.Nested, rest []types.Value) (types.Value, error)) Compiled {
+	if args[0].Type().Kind == types.Null {
+		return &constNode{v: types.NullValue, t: t}
+	}
 	return nestedNode(name, args, t, func(ctx *Context, v []types.Value) (types.Value, error) {
 		n, ok, err := decodeArg(v[0])
 		if !ok {
@@ -48,7 +52,7 @@ func arrayFn(name string, args []Compiled, t types.Type, fn func(ctx *Context, n
 }
 
 func bindCardinality(name string, args []Compiled) (Compiled, error) {
-	if k := args[0].Type().Kind; k != types.Array && k != types.Map {
+	if k := args[0].Type().Kind; k != types.Array && k != types.Map && k != types.Null {
 		return nil, noSignature(name, args)
 	}
 	return arrayFn(name, args, tBigInt, func(_ *Context, n types.Nested, _ []types.Value) (types.Value, error) {
@@ -58,6 +62,9 @@ func bindCardinality(name string, args []Compiled) (Compiled, error) {
 
 func bindMapUnary(name string, args []Compiled) (Compiled, error) {
 	mt := args[0].Type()
+	if mt.Kind == types.Null {
+		mt = types.MapOf(tNull, tNull)
+	}
 	if mt.Kind != types.Map {
 		return nil, noSignature(name, args)
 	}
@@ -94,6 +101,9 @@ func bindMapUnary(name string, args []Compiled) (Compiled, error) {
 // (BIGINT, 1-based, 0 when absent); a NULL needle finds a NULL element.
 func bindArraySearch(name string, args []Compiled) (Compiled, error) {
 	at := args[0].Type()
+	if at.Kind == types.Null {
+		at = types.ArrayOf(tNull, false)
+	}
 	if at.Kind != types.Array {
 		return nil, noSignature(name, args)
 	}
@@ -121,6 +131,9 @@ func bindArraySearch(name string, args []Compiled) (Compiled, error) {
 
 func bindArrayUnary(name string, args []Compiled) (Compiled, error) {
 	at := args[0].Type()
+	if at.Kind == types.Null {
+		return &constNode{v: types.NullValue, t: tNull}, nil
+	}
 	if at.Kind != types.Array {
 		return nil, noSignature(name, args)
 	}
@@ -343,6 +356,9 @@ func bindArraySlice(name string, args []Compiled) (Compiled, error) {
 // map_contains_entry.
 func bindMapContains(name string, args []Compiled) (Compiled, error) {
 	mt := args[0].Type()
+	if mt.Kind == types.Null {
+		return &constNode{v: types.NullValue, t: tBool}, nil
+	}
 	if mt.Kind != types.Map {
 		return nil, noSignature(name, args)
 	}
@@ -377,4 +393,26 @@ func convertTo(c Compiled, t types.Type) Compiled {
 		return convert(c, ct)
 	}
 	return c
+}
+
+func init() {
+	register(spec{min: 2, max: 2, args: []argKind{aStr}, ret: fixedType(types.ArrayOf(tString, false)), fn: splitByString}.def(), "split_by_string")
+}
+
+// splitByString is split_by_string(s, sep): the pieces of s between the
+// occurrences of sep, or its characters when sep is empty.
+func splitByString(_ *Context, v []types.Value) (types.Value, error) {
+	var parts []string
+	if v[1].S == "" {
+		for _, r := range v[0].S {
+			parts = append(parts, string(r))
+		}
+	} else {
+		parts = strings.Split(v[0].S, v[1].S)
+	}
+	n := types.Nested{Type: types.ArrayOf(tString, false), Elems: make([]types.Value, len(parts))}
+	for i, p := range parts {
+		n.Elems[i] = types.NewString(types.String, p)
+	}
+	return n.Encode(), nil
 }

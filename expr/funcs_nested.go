@@ -69,8 +69,29 @@ func bindMap(name string, args []Compiled) (Compiled, error) {
 	}
 	t := types.MapOf(kt, vt)
 	return nestedNode(name, args, t, func(ctx *Context, v []types.Value) (types.Value, error) {
-		return types.Nested{Type: t, Elems: append([]types.Value(nil), v...)}.Encode(), nil
+		return types.Nested{Type: t, Elems: dedupMap(v)}.Encode(), nil
 	}), nil
+}
+
+// dedupMap keeps the last entry of each key, where it stands, as Doris's
+// map() does (DeduplicateMap): map('a', 1, 'b', 2, 'a', 3) is {"b":2, "a":3}.
+func dedupMap(kv []types.Value) []types.Value {
+	seen := make(map[string]bool, len(kv)/2)
+	keep := make([]bool, len(kv)/2)
+	n := 0
+	for i := len(kv)/2 - 1; i >= 0; i-- {
+		if k := valueKey(kv[2*i]); !seen[k] {
+			seen[k], keep[i] = true, true
+			n++
+		}
+	}
+	out := make([]types.Value, 0, 2*n)
+	for i, ok := range keep {
+		if ok {
+			out = append(out, kv[2*i], kv[2*i+1])
+		}
+	}
+	return out
 }
 
 func bindStruct(name string, args []Compiled) (Compiled, error) {
