@@ -176,7 +176,9 @@ func parseElem(s string, t Type, loc *time.Location, depth int) (Value, error) {
 	case Char, Varchar, String, Date, DateTime, TimestampTZ, JSON:
 		s = trimQuote(s)
 	}
-	v, err := parseValue(s, t, loc, false)
+	// Integers are read as the number serde's try_read_int_text reads them:
+	// "1.5" is not an integer there.
+	v, err := parseValue(s, t, loc, IsInteger(t.Kind))
 	if err != nil {
 		return v, err
 	}
