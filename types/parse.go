@@ -54,6 +54,10 @@ func parseValue(s string, t Type, loc *time.Location, strict bool) (Value, error
 		return Value{Kind: t.Kind, S: s}, nil
 	case JSON:
 		return parseJSON(s)
+	case IPv4:
+		return parseIPv4Value(s)
+	case IPv6:
+		return parseIPv6Value(s)
 	}
 	return NullValue, newError(ErrUnsupportedCast, "can not cast from string to %s", t)
 }

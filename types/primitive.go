@@ -47,6 +47,10 @@ func PrimitiveName(t Type) string {
 		return "VARIANT"
 	case Bitmap:
 		return "BITMAP"
+	case IPv4:
+		return "IPV4"
+	case IPv6:
+		return "IPV6"
 	}
 	return "NULL_TYPE"
 }

@@ -30,6 +30,8 @@ const (
 	JSON
 	Variant // recognised by the parser so features can reject it; never stored
 	Bitmap  // the hidden skip-bitmap column of flexible partial update
+	IPv4    // IPV4: I is the address as an unsigned 32-bit number (see ip.go)
+	IPv6    // IPV6: Hi:I is the address as an unsigned 128-bit number
 )
 
 // MaxVarcharLen is Doris's upper bound for VARCHAR(n); STRING holds up to 2 GiB.
@@ -62,6 +64,8 @@ type Type struct {
 //   - Char, Varchar, String: S.
 //   - JSON: S holds the canonical JSON text.
 //   - Bitmap: S holds the serialized bitmap.
+//   - IPv4: I is the address 0..2^32-1; IPv6: the unsigned 128-bit address
+//     Hi:uint64(I).
 type Value struct {
 	Kind  Kind
 	Scale int8
