@@ -31,3 +31,23 @@ func ipCommon(a, b types.Type) (types.Type, bool) {
 	}
 	return types.Type{}, false
 }
+
+// convertIPArg converts a function argument for the IP argument kinds.
+func convertIPArg(c Compiled, k argKind) Compiled {
+	t := c.Type().Kind
+	switch {
+	case t == types.Null:
+		return c
+	case k == aIPv4:
+		return toKind(c, tIPv4)
+	case k == aIPv6:
+		return toKind(c, tIPv6)
+	case k == aIPv6OrStr && (t == types.IPv6 || isString(t)):
+		return c
+	case k == aIPv6OrStr:
+		return toKind(c, tIPv6)
+	case isIP(t) || isString(t):
+		return c
+	}
+	return &castNode{x: c, to: tVarchar}
+}

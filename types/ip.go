@@ -207,11 +207,21 @@ func unhex(c byte) int {
 // groups (the first of equal runs) as "::", and an address of the forms
 // ::a.b.c.d and ::ffff:a.b.c.d with its last 32 bits in dotted form.
 func AppendIPv6(b []byte, hi, lo uint64) []byte {
+	return appendIPv6Words(b, ipv6Words(hi, lo), uint32(lo), 0)
+}
+
+func ipv6Words(hi, lo uint64) [8]uint16 {
 	var w [8]uint16
 	for i := 0; i < 4; i++ {
 		w[i] = uint16(hi >> (48 - 16*i))
 		w[4+i] = uint16(lo >> (48 - 16*i))
 	}
+	return w
+}
+
+// appendIPv6Words formats the groups w; an IPv4 tail prints v4 with its
+// last masked octets as 0.
+func appendIPv6Words(b []byte, w [8]uint16, v4 uint32, masked int) []byte {
 	best, bestLen, cur, curLen := -1, 0, -1, 0
 	for i, x := range w {
 		if x != 0 {
@@ -240,7 +250,10 @@ func AppendIPv6(b []byte, hi, lo uint64) []byte {
 			b = append(b, ':')
 		}
 		if i == 6 && best == 0 && (bestLen == 6 || (bestLen == 5 && w[5] == 0xffff)) {
-			return AppendIPv4(b, uint32(lo))
+			if masked > 0 {
+				v4 &= ^uint32(0) << (8 * masked)
+			}
+			return AppendIPv4(b, v4)
 		}
 		b = strconv.AppendUint(b, uint64(w[i]), 16)
 	}
@@ -298,4 +311,17 @@ func compareIPv6(a, b Value) int {
 		return 1
 	}
 	return 0
+}
+
+// AppendIPv6Cut appends hi:lo as Doris's format_ipv6 with
+// zeroed_tail_bytes_count n (cut_ipv6): the groups that start in the last n
+// bytes print as zero, and an IPv4 tail shows its last min(n, 4) octets as 0.
+func AppendIPv6Cut(b []byte, hi, lo uint64, n int) []byte {
+	w := ipv6Words(hi, lo)
+	for i := 0; i < 8; i++ {
+		if 2*i >= 16-n {
+			w[i] = 0
+		}
+	}
+	return appendIPv6Words(b, w, uint32(lo), min(max(n, 0), 4))
 }
