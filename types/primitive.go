@@ -51,6 +51,10 @@ func PrimitiveName(t Type) string {
 		return "IPV4"
 	case IPv6:
 		return "IPV6"
+	case HLL:
+		return "HLL"
+	case QuantileState:
+		return "QUANTILE_STATE"
 	}
 	return "NULL_TYPE"
 }

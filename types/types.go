@@ -28,10 +28,12 @@ const (
 	Varchar
 	String
 	JSON
-	Variant // recognised by the parser so features can reject it; never stored
-	Bitmap  // the hidden skip-bitmap column of flexible partial update
-	IPv4    // IPV4: I is the address as an unsigned 32-bit number (see ip.go)
-	IPv6    // IPV6: Hi:I is the address as an unsigned 128-bit number
+	Variant       // recognised by the parser so features can reject it; never stored
+	Bitmap        // the hidden skip-bitmap column of flexible partial update
+	IPv4          // IPV4: I is the address as an unsigned 32-bit number (see ip.go)
+	IPv6          // IPV6: Hi:I is the address as an unsigned 128-bit number
+	HLL           // HLL: S is Doris's serialized HyperLogLog (see hll.go)
+	QuantileState // QUANTILE_STATE: S is the serialized state (see quantile.go)
 )
 
 // MaxVarcharLen is Doris's upper bound for VARCHAR(n); STRING holds up to 2 GiB.
