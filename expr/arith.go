@@ -66,7 +66,7 @@ func literalTo(c Compiled, other types.Type) Compiled {
 	if !ok || !isString(k.t.Kind) || k.v.Kind == types.Null || isString(other.Kind) || other.Kind == types.Null {
 		return c
 	}
-	if !isNumeric(other.Kind) && !isDateLike(other.Kind) && other.Kind != types.Boolean {
+	if !isNumeric(other.Kind) && !isDateLike(other.Kind) && other.Kind != types.Boolean && !isIP(other.Kind) {
 		return c
 	}
 	if isIntegral(other.Kind) {

@@ -57,15 +57,19 @@ func (n *funcNode) Eval(row []types.Value, ctx *Context) (types.Value, error) {
 type argKind uint8
 
 const (
-	aAny    argKind = iota // left as is
-	aStr                   // strings; others cast to VARCHAR
-	aInt                   // BIGINT
-	aDouble                // DOUBLE
-	aNum                   // numeric kept; others cast to DOUBLE
-	aDT                    // DATE/DATETIME kept; others cast to DATETIME(6)
-	aDate                  // DATE
-	aBool                  // BOOLEAN
-	aJSON                  // JSON and strings kept (JSON text); others cast to VARCHAR
+	aAny       argKind = iota // left as is
+	aStr                      // strings; others cast to VARCHAR
+	aInt                      // BIGINT
+	aDouble                   // DOUBLE
+	aNum                      // numeric kept; others cast to DOUBLE
+	aDT                       // DATE/DATETIME kept; others cast to DATETIME(6)
+	aDate                     // DATE
+	aBool                     // BOOLEAN
+	aJSON                     // JSON and strings kept (JSON text); others cast to VARCHAR
+	aIPv4                     // IPV4; others cast to IPV4
+	aIPv6                     // IPV6; others cast to IPV6
+	aIPv6OrStr                // IPV6 and strings kept; others cast to IPV6
+	aIPOrStr                  // IPV4, IPV6 and strings kept; others cast to VARCHAR
 )
 
 func convertArg(c Compiled, k argKind) Compiled {
@@ -98,6 +102,8 @@ func convertArg(c Compiled, k argKind) Compiled {
 		return toKind(c, tDate)
 	case aBool:
 		return toKind(c, tBool)
+	case aIPv4, aIPv6, aIPv6OrStr, aIPOrStr:
+		return convertIPArg(c, k)
 	}
 	return c
 }

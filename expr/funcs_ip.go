@@ -2,12 +2,14 @@ package expr
 
 import (
 	"strconv"
+	"strings"
 
 	"loadgw/types"
 )
 
 // The IPv4 functions over strings and integers, as Doris's function_ip.h
-// and format_ip.h. (The IPV4/IPV6 column types are not implemented yet.)
+// and format_ip.h. The functions over the IPV4/IPV6 types are in
+// funcs_ip_types.go.
 
 // parseIPv4 parses a whole dotted quad as Doris's parse_ipv4_whole: four
 // groups of 1 to 4 digits, each at most 255, separated by '.'.
@@ -79,8 +81,10 @@ func ipv4StringToNum(mode byte) evalFn {
 	}
 }
 
+// isIPv4String is IPv4Value::is_valid_string: whitespace around the address
+// is ignored.
 func isIPv4String(_ *Context, a []types.Value) (types.Value, error) {
-	_, ok := parseIPv4(a[0].S)
+	_, ok := parseIPv4(strings.TrimSpace(a[0].S))
 	return types.NewBool(ok), nil
 }
 
@@ -91,5 +95,5 @@ func init() {
 	register(spec{min: 1, max: 1, args: str, ret: fixedType(tBigInt), fn: ipv4StringToNum('e')}.def(), "ipv4_string_to_num")
 	register(spec{min: 1, max: 1, args: str, ret: fixedType(tBigInt), fn: ipv4StringToNum('n')}.def(), "ipv4_string_to_num_or_null", "inet_aton")
 	register(spec{min: 1, max: 1, args: str, ret: fixedType(tBigInt), fn: ipv4StringToNum('d'), seesNull: true}.def(), "ipv4_string_to_num_or_default")
-	register(spec{min: 1, max: 1, args: str, ret: fixedType(tBool), fn: isIPv4String}.def(), "is_ipv4_string")
+	register(spec{min: 1, max: 1, args: str, ret: fixedType(tBool), fn: isIPv4String}.def(), "is_ipv4_string", "is_ipv4")
 }

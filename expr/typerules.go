@@ -208,6 +208,9 @@ func commonType(a, b types.Type, forCompare bool) (types.Type, bool) {
 	if !forCompare && (isString(a.Kind) || isString(b.Kind)) {
 		return tString, true
 	}
+	if t, ok := ipCommon(a, b); ok {
+		return t, true
+	}
 	if isDateLike(b.Kind) && !isDateLike(a.Kind) {
 		a, b = b, a
 	}

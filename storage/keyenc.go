@@ -44,6 +44,11 @@ func AppendKey(dst []byte, v types.Value, t types.Type) []byte {
 		return binary.BigEndian.AppendUint64(dst, uint64(v.I))
 	case types.Float, types.Double:
 		return binary.BigEndian.AppendUint64(dst, floatKey(v.F))
+	case types.IPv4: // unsigned: no sign flip
+		return binary.BigEndian.AppendUint32(dst, uint32(v.I))
+	case types.IPv6:
+		dst = binary.BigEndian.AppendUint64(dst, uint64(v.Hi))
+		return binary.BigEndian.AppendUint64(dst, uint64(v.I))
 	default: // strings, JSON, bitmap: escape 0x00 as 0x00 0xFF, end with 0x00 0x01
 		s := v.S
 		for i := 0; i < len(s); i++ {
@@ -137,6 +142,19 @@ func DecodeKey(b []byte, t types.Type) (types.Value, []byte, error) {
 		}
 		v.F = floatFromKey(binary.BigEndian.Uint64(b))
 		return v, b[8:], nil
+	case types.IPv4:
+		if !need(4) {
+			return v, nil, errCorruptKey
+		}
+		v.I = int64(binary.BigEndian.Uint32(b))
+		return v, b[4:], nil
+	case types.IPv6:
+		if !need(16) {
+			return v, nil, errCorruptKey
+		}
+		v.Hi = int64(binary.BigEndian.Uint64(b))
+		v.I = int64(binary.BigEndian.Uint64(b[8:]))
+		return v, b[16:], nil
 	default:
 		var s []byte
 		for i := 0; i < len(b); i++ {

@@ -14,9 +14,9 @@ import (
 //	uvarint schema version | null bitmap, one bit per value | each non-NULL value
 //
 // Integers and temporal values are zigzag varints; DECIMAL of precision up to
-// 18 is a zigzag varint of its unscaled value, wider DECIMAL and LARGEINT are
-// 16 bytes; FLOAT is 4 bytes, DOUBLE 8; strings are a uvarint length and the
-// bytes. The schema version tells the reader which column list the tuple was
+// 18 is a zigzag varint of its unscaled value, wider DECIMAL, LARGEINT and
+// IPV6 are 16 bytes (low half first), IPV4 is a uvarint; FLOAT is 4 bytes,
+// DOUBLE 8; strings are a uvarint length and the bytes. The schema version tells the reader which column list the tuple was
 // written with, so light schema changes need no rewrite.
 
 var errCorruptRow = errors.New("storage: corrupt row encoding")
@@ -71,6 +71,11 @@ func appendValue(dst []byte, v types.Value, t types.Type) []byte {
 		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.F))
 	case types.Array, types.Map, types.Struct:
 		return appendNested(dst, v, t)
+	case types.IPv4:
+		return binary.AppendUvarint(dst, uint64(uint32(v.I)))
+	case types.IPv6:
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.I))
+		return binary.LittleEndian.AppendUint64(dst, uint64(v.Hi))
 	default:
 		dst = binary.AppendUvarint(dst, uint64(len(v.S)))
 		return append(dst, v.S...)
@@ -134,8 +139,10 @@ func skipValue(b []byte, t types.Type) ([]byte, error) {
 		} else {
 			n = 16
 		}
-	case types.LargeInt:
+	case types.LargeInt, types.IPv6:
 		n = 16
+	case types.IPv4:
+		_, n = binary.Uvarint(b)
 	case types.Float:
 		n = 4
 	case types.Double:
@@ -193,7 +200,7 @@ func decodeValue(b []byte, t types.Type) (types.Value, []byte, error) {
 			return v, b[n:], nil
 		}
 		fallthrough
-	case types.LargeInt:
+	case types.LargeInt, types.IPv6:
 		if len(b) < 16 {
 			return v, nil, errCorruptRow
 		}
@@ -214,6 +221,13 @@ func decodeValue(b []byte, t types.Type) (types.Value, []byte, error) {
 		return v, b[8:], nil
 	case types.Array, types.Map, types.Struct:
 		return decodeNested(b, t)
+	case types.IPv4:
+		u, n := binary.Uvarint(b)
+		if n <= 0 || u > math.MaxUint32 {
+			return v, nil, errCorruptRow
+		}
+		v.I = int64(u)
+		return v, b[n:], nil
 	default:
 		l, n := binary.Uvarint(b)
 		if n <= 0 || uint64(len(b)-n) < l {

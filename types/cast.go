@@ -49,6 +49,8 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 		return Value{Kind: to.Kind, S: Format(v, loc)}, nil
 	case JSON:
 		return castToJSON(v, loc)
+	case IPv4, IPv6:
+		return castToIP(v, to)
 	case Null:
 		return NullValue, nil
 	case Array, Map, Struct:

@@ -20,8 +20,10 @@ import (
 func Compare(a, b Value) int {
 	if a.Kind == b.Kind {
 		switch a.Kind {
-		case Boolean, TinyInt, SmallInt, Int, BigInt, Date, DateTime, TimestampTZ:
+		case Boolean, TinyInt, SmallInt, Int, BigInt, Date, DateTime, TimestampTZ, IPv4:
 			return cmpInt64(a.I, b.I)
+		case IPv6:
+			return compareIPv6(a, b)
 		case Char, Varchar, String, JSON:
 			return strings.Compare(a.S, b.S)
 		case Null:

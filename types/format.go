@@ -18,11 +18,12 @@ import (
 //     ("2026-11-29 10:00:00.000000" for p = 6); TIMESTAMPTZ(p) likewise in loc
 //     followed by the offset ("2026-11-29 10:00:00+08:00").
 //   - strings and JSON as stored.
+//   - IPV4 dotted, IPV6 in Doris's compressed form (see AppendIPv6).
 func Format(v Value, loc *time.Location) string {
 	switch v.Kind {
 	case Null:
 		return "NULL"
-	case Char, Varchar, String, JSON, Bitmap, Variant:
+	case Char, Varchar, String, JSON, Bitmap, Variant, HLL, QuantileState:
 		return v.S
 	case TinyInt, SmallInt, Int, BigInt, Boolean:
 		return strconv.FormatInt(v.I, 10)
@@ -59,6 +60,10 @@ func AppendFormat(b []byte, v Value, loc *time.Location) []byte {
 		return appendOffset(b, off)
 	case Array, Map, Struct:
 		return appendNested(b, v, loc)
+	case IPv4:
+		return AppendIPv4(b, uint32(v.I))
+	case IPv6:
+		return AppendIPv6(b, uint64(v.Hi), uint64(v.I))
 	}
 	return append(b, v.S...)
 }

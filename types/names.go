@@ -53,6 +53,10 @@ func BEName(t Type) string {
 		return "DateTimeV2"
 	case JSON:
 		return "JSONB"
+	case IPv4:
+		return "IPv4"
+	case IPv6:
+		return "IPv6"
 	}
 	return "String"
 }

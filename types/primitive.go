@@ -47,6 +47,14 @@ func PrimitiveName(t Type) string {
 		return "VARIANT"
 	case Bitmap:
 		return "BITMAP"
+	case IPv4:
+		return "IPV4"
+	case IPv6:
+		return "IPV6"
+	case HLL:
+		return "HLL"
+	case QuantileState:
+		return "QUANTILE_STATE"
 	}
 	return "NULL_TYPE"
 }

@@ -18,7 +18,8 @@ var kindNames = [...]string{
 	Double: "double", Decimal: "decimal", Date: "date", DateTime: "datetime",
 	TimestampTZ: "timestamptz", Char: "char", Varchar: "varchar", String: "text",
 	JSON: "json", Variant: "variant", Bitmap: "bitmap",
-	Array: "array", Map: "map", Struct: "struct",
+	Array: "array", Map: "map", Struct: "struct", IPv4: "ipv4", IPv6: "ipv6",
+	HLL: "hll", QuantileState: "quantile_state",
 }
 
 // String is the lower-case SQL name of the kind ("int", "datetime", "text").
@@ -151,6 +152,7 @@ var simpleTypes = map[string]Kind{
 	"string": String, "text": String,
 	"json": JSON, "jsonb": JSON,
 	"variant": Variant, "bitmap": Bitmap,
+	"ipv4": IPv4, "ipv6": IPv6, "hll": HLL,
 }
 
 func parseDecimalType(name string, args []int) (Type, error) {

@@ -28,11 +28,15 @@ const (
 	Varchar
 	String
 	JSON
-	Variant // recognised by the parser so features can reject it; never stored
-	Bitmap  // the hidden skip-bitmap column of flexible partial update
-	Array   // ARRAY<T>; Value.S holds the nested encoding (types/nested_codec.go)
-	Map     // MAP<K, V>; Value.S as Array
-	Struct  // STRUCT<name: T, ...>; Value.S as Array
+	Variant       // recognised by the parser so features can reject it; never stored
+	Bitmap        // the hidden skip-bitmap column of flexible partial update
+	Array         // ARRAY<T>; Value.S holds the nested encoding (types/nested_codec.go)
+	Map           // MAP<K, V>; Value.S as Array
+	Struct        // STRUCT<name: T, ...>; Value.S as Array
+	IPv4          // IPV4: I is the address as an unsigned 32-bit number (see ip.go)
+	IPv6          // IPV6: Hi:I is the address as an unsigned 128-bit number
+	HLL           // HLL: S is Doris's serialized HyperLogLog (see hll.go)
+	QuantileState // QUANTILE_STATE: S is the serialized state (see quantile.go)
 )
 
 // MaxVarcharLen is Doris's upper bound for VARCHAR(n); STRING holds up to 2 GiB.
@@ -70,6 +74,8 @@ type Type struct {
 //   - Bitmap: S holds the serialized bitmap.
 //   - Array, Map, Struct: S holds the self-describing nested encoding (the
 //     type's signature, then the elements); see types/nested_codec.go.
+//   - IPv4: I is the address 0..2^32-1; IPv6: the unsigned 128-bit address
+//     Hi:uint64(I).
 type Value struct {
 	Kind  Kind
 	Scale int8

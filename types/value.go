@@ -35,6 +35,8 @@ func Zero(t Type) Value {
 		return Value{Kind: JSON, S: "null"}
 	case Array, Map, Struct:
 		return zeroNested(t)
+	case HLL:
+		return NewHLLValue(EmptyHLL)
 	}
 	return Value{Kind: t.Kind}
 }
