@@ -54,6 +54,8 @@ func parseValue(s string, t Type, loc *time.Location, strict bool) (Value, error
 		return Value{Kind: t.Kind, S: s}, nil
 	case JSON:
 		return parseJSON(s)
+	case Variant:
+		return ParseVariant(s)
 	}
 	return NullValue, newError(ErrUnsupportedCast, "can not cast from string to %s", t)
 }

@@ -28,7 +28,7 @@ const (
 	Varchar
 	String
 	JSON
-	Variant // recognised by the parser so features can reject it; never stored
+	Variant // semi-structured JSON; see ParseVariant
 	Bitmap  // the hidden skip-bitmap column of flexible partial update
 )
 
@@ -61,6 +61,7 @@ type Type struct {
 //   - TimestampTZ: I is microseconds since the Unix epoch (UTC); Scale as DateTime.
 //   - Char, Varchar, String: S.
 //   - JSON: S holds the canonical JSON text.
+//   - Variant: S holds the JSON text Doris prints for it (see ParseVariant).
 //   - Bitmap: S holds the serialized bitmap.
 type Value struct {
 	Kind  Kind

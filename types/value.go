@@ -33,6 +33,8 @@ func Zero(t Type) Value {
 		return Value{Kind: t.Kind, Scale: t.Scale}
 	case JSON:
 		return Value{Kind: JSON, S: "null"}
+	case Variant:
+		return Value{Kind: Variant, S: "{}"}
 	}
 	return Value{Kind: t.Kind}
 }
