@@ -56,6 +56,9 @@ func (b *Builder) finish(out types.Value, err error, raw string, c *catalog.Colu
 		if b.strict {
 			return out, "column(" + c.Name + ") value is incorrect while strict mode is true, src value is " + raw
 		}
+		if c.Type.Kind == types.Variant { // a document Doris's JSON parser throws on
+			return out, err.Error()
+		}
 		return b.checkNull(types.NullValue, c)
 	}
 	if err := types.CheckFits(out, c.Type); err != nil {
