@@ -160,6 +160,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if len(t.ClusterBy) > 0 && t.Properties["light_schema_change"] != "true" {
 		return nil, errorf("Unique merge-on-write tables with cluster keys require light schema change to be enabled.")
 	}
+	if err := checkVariantLightSchemaChange(t); err != nil {
+		return nil, err
+	}
 	if err := checkSequence(t); err != nil {
 		return nil, err
 	}

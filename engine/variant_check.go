@@ -51,3 +51,17 @@ func checkVariantDistribution(c *catalog.Column) error {
 	}
 	return nil
 }
+
+// checkVariantLightSchemaChange is InternalCatalog.createOlapTable's rule
+// that a table with a VARIANT column keeps light schema change on.
+func checkVariantLightSchemaChange(t *catalog.Table) error {
+	if t.Properties["light_schema_change"] == "true" {
+		return nil
+	}
+	for _, c := range t.Columns {
+		if c.Type.Kind == types.Variant {
+			return errorf("Variant type rely on light schema change,  please use light_schema_change = true.")
+		}
+	}
+	return nil
+}

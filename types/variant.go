@@ -26,11 +26,15 @@ import (
 //   - A scalar leaf prints in the type Doris infers for it: BIGINT (LARGEINT
 //     past int64), DOUBLE in Doris's %.16g form, a BOOLEAN as 1 or 0, a
 //     string as a JSON string.
-//   - An array of scalars (or of arrays of scalars) of one type is a typed
-//     array printed as Doris prints arrays, with ", " between elements
-//     ([1, 2, 3], ["a", "b"]); an array holding an object, or whose elements'
-//     types conflict, is kept as JSONB and printed compact with its objects
-//     as loaded ([123,{"xx":1}]).
+//   - An array of scalars (or of arrays of scalars) is a typed array printed
+//     as Doris prints arrays, with ", " between elements ([1, 2, 3],
+//     ["a", "b"]); scalars of conflicting types make it an ARRAY<JSON>
+//     whose elements print as JSONB ([456, "789"]). An array holding an
+//     object, or mixing arrays with scalars, is kept as JSONB and printed
+//     compact with its objects as loaded ([123,{"xx":1}]).
+//   - Doris infers one type per subcolumn over all rows of a segment;
+//     loadgw infers it per value, so a path whose values differ in type
+//     across rows prints each value in its own type.
 //   - Text that is not JSON is a string at the root ("Treat as string" in
 //     parse2column.cpp); empty text is the empty object {}.
 //
@@ -251,14 +255,14 @@ func leafText(n *jtree) (string, bool) {
 	if hasObject(n) {
 		return jsonbText(n), true
 	}
-	k, ok := arrayScalarKind(n)
+	k, mixed, ok := arrayScalarKind(n)
 	if !ok {
 		return jsonbText(n), true
 	}
 	if k == jNull {
 		return "", false
 	}
-	return typedArrayText(n), true
+	return typedArrayText(n, mixed), true
 }
 
 // variantNumber prints a JSON number as the type Doris infers: integers
@@ -313,10 +317,12 @@ func numClass(s string) int {
 }
 
 // arrayScalarKind is the common scalar kind of an array's elements at any
-// depth (jNull when there are none); ok is false when the elements mix
-// types or mix arrays with scalars, which Doris keeps as JSONB.
-func arrayScalarKind(n *jtree) (jkind, bool) {
-	k := jNull
+// depth (jNull when there are none). mixed tells that the scalars' types
+// conflict (numbers widen to each other), which Doris stores as an array
+// of JSONB; ok is false when the elements mix arrays with scalars, which
+// Doris keeps as one JSONB value.
+func arrayScalarKind(n *jtree) (k jkind, mixed, ok bool) {
+	k = jNull
 	sawArr, sawScalar := false, false
 	for _, e := range n.kids {
 		ek := e.kind
@@ -325,10 +331,11 @@ func arrayScalarKind(n *jtree) (jkind, bool) {
 			continue
 		case jArr:
 			sawArr = true
-			var ok bool
-			if ek, ok = arrayScalarKind(e); !ok {
-				return 0, false
+			var m bool
+			if ek, m, ok = arrayScalarKind(e); !ok {
+				return 0, false, false
 			}
+			mixed = mixed || m
 			if ek == jNull {
 				continue
 			}
@@ -336,23 +343,24 @@ func arrayScalarKind(n *jtree) (jkind, bool) {
 			sawScalar = true
 		}
 		if sawArr && sawScalar {
-			return 0, false
+			return 0, false, false
 		}
 		if k != jNull && k != ek {
-			return 0, false
+			mixed = true
 		}
 		k = ek
 	}
-	return k, true
+	return k, mixed, true
 }
 
-// typedArrayText prints an array of one scalar type as Doris prints an
-// ARRAY: elements separated by ", ", integers and doubles widened to their
-// common type, strings quoted.
-func typedArrayText(n *jtree) string {
+// typedArrayText prints an array of scalars as Doris prints an ARRAY:
+// elements separated by ", ", integers and doubles widened to their common
+// type, strings quoted; elements of conflicting types print as JSONB
+// (ARRAY<JSON>: [456, "789"]).
+func typedArrayText(n *jtree, mixed bool) string {
 	cls := maxNumClass(n, 0)
 	var b strings.Builder
-	appendTypedArray(&b, n, cls)
+	appendTypedArray(&b, n, cls, mixed)
 	return b.String()
 }
 
@@ -368,24 +376,24 @@ func maxNumClass(n *jtree, c int) int {
 	return c
 }
 
-func appendTypedArray(b *strings.Builder, n *jtree, cls int) {
+func appendTypedArray(b *strings.Builder, n *jtree, cls int, mixed bool) {
 	b.WriteByte('[')
 	for i, e := range n.kids {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		switch e.kind {
-		case jNull:
+		switch {
+		case e.kind == jNull:
 			b.WriteString("null")
-		case jArr:
-			appendTypedArray(b, e, cls)
-		case jNum:
-			if cls == 2 {
-				f, _ := strconv.ParseFloat(e.s, 64)
-				b.WriteString(Format(Value{Kind: Double, F: f}, nil))
-			} else {
-				b.WriteString(e.s)
-			}
+		case e.kind == jArr:
+			appendTypedArray(b, e, cls, mixed)
+		case mixed:
+			appendJSONB(b, e)
+		case e.kind == jNum && cls == 2:
+			f, _ := strconv.ParseFloat(e.s, 64)
+			b.WriteString(Format(Value{Kind: Double, F: f}, nil))
+		case e.kind == jNum:
+			b.WriteString(e.s)
 		default:
 			s, _ := leafText(e)
 			b.WriteString(s)
