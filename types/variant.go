@@ -2,9 +2,6 @@ package types
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -83,62 +80,6 @@ type jtree struct {
 	s    string // number text or string value
 	keys []string
 	kids []*jtree
-}
-
-// decodeJSONTree parses one JSON document; ok is false for invalid text or
-// trailing data.
-func decodeJSONTree(s string) (*jtree, bool) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	t, err := decodeNode(dec)
-	if err != nil {
-		return nil, false
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, false
-	}
-	return t, true
-}
-
-func decodeNode(dec *json.Decoder) (*jtree, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch x := tok.(type) {
-	case nil:
-		return &jtree{kind: jNull}, nil
-	case bool:
-		return &jtree{kind: jBool, b: x}, nil
-	case json.Number:
-		return &jtree{kind: jNum, s: string(x)}, nil
-	case string:
-		return &jtree{kind: jStr, s: x}, nil
-	case json.Delim:
-		n := &jtree{kind: jArr}
-		if x == '{' {
-			n.kind = jObj
-		}
-		for dec.More() {
-			if n.kind == jObj {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				n.keys = append(n.keys, k.(string))
-			}
-			kid, err := decodeNode(dec)
-			if err != nil {
-				return nil, err
-			}
-			n.kids = append(n.kids, kid)
-		}
-		if _, err := dec.Token(); err != nil { // the closing delimiter
-			return nil, err
-		}
-		return n, nil
-	}
-	return nil, errors.New("BUG: unexpected JSON token")
 }
 
 // vleaf is one path of a flattened object with its printed value.
