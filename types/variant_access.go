@@ -5,20 +5,40 @@ import (
 	"time"
 )
 
+// variantPlainString marks (in Value.I) a VARIANT that is a string-typed
+// subcolumn taken out by element_at: S holds the string itself, which
+// Doris prints without quotes (v['name'] shows Alice). Stored VARIANT
+// values never carry it; casting to VARIANT quotes the string again.
+const variantPlainString = 1
+
+// IsPlainVariantString reports whether v is a VARIANT string subcolumn
+// whose S is the bare string (see VariantElement).
+func IsPlainVariantString(v Value) bool { return v.Kind == Variant && v.I == variantPlainString }
+
 // VariantElement is Doris's element_at on a VARIANT (v['a'], v['a']['b']):
 // the value at path, split on '.' as Doris's PathInData does ("a.b" is
 // v['a']['b']). ok is false when the path is missing, or when it goes
 // through a leaf (a scalar or an array); the caller gives NULL. An empty
-// path is v itself.
+// path is v itself. A string leaf comes back as a plain string VARIANT
+// (IsPlainVariantString), which prints unquoted as Doris prints a
+// string-typed subcolumn.
 func VariantElement(v Value, path string) (Value, bool) {
 	if path == "" {
 		return v, true
+	}
+	if IsPlainVariantString(v) {
+		return NullValue, false
 	}
 	s := v.S
 	for _, part := range strings.Split(path, ".") {
 		var ok bool
 		if s, ok = objectMember(s, part); !ok {
 			return NullValue, false
+		}
+	}
+	if len(s) > 0 && s[0] == '"' {
+		if u, err := unquoteJSON(s); err == nil {
+			return Value{Kind: Variant, S: u, I: variantPlainString}, true
 		}
 	}
 	return Value{Kind: Variant, S: s}, true
@@ -100,6 +120,17 @@ func skipValue(s string, i int) int {
 // error (NULL in a non-strict cast). To a string type the value is its
 // text, a string leaf unquoted.
 func castFromVariant(v Value, to Type, loc *time.Location) (Value, error) {
+	if IsPlainVariantString(v) {
+		switch {
+		case to.Kind == Variant:
+			return Value{Kind: Variant, S: quoteJSONString(v.S)}, nil
+		case to.Kind == JSON:
+			return Value{Kind: JSON, S: quoteJSONString(v.S)}, nil
+		case IsString(to.Kind):
+			return Value{Kind: to.Kind, S: v.S}, nil
+		}
+		return ParseValue(v.S, to, loc)
+	}
 	s := v.S
 	switch {
 	case to.Kind == Variant:
