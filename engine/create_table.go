@@ -92,6 +92,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		if strings.HasPrefix(strings.ToUpper(cd.Name), "__DORIS_") {
 			return nil, errorf("Disable to create table column with name start with __DORIS_: %s", strings.ToUpper(cd.Name))
 		}
+		if err := checkVariantColumnName(cd); err != nil {
+			return nil, err
+		}
 		c, err := buildColumn(cd, s)
 		if err != nil {
 			return nil, err
@@ -157,6 +160,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if len(t.ClusterBy) > 0 && t.Properties["light_schema_change"] != "true" {
 		return nil, errorf("Unique merge-on-write tables with cluster keys require light schema change to be enabled.")
 	}
+	if err := checkVariantLightSchemaChange(t); err != nil {
+		return nil, err
+	}
 	if err := checkSequence(t); err != nil {
 		return nil, err
 	}
@@ -194,6 +200,9 @@ func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 	}
 	if cd.Nullable != nil {
 		c.Nullable = *cd.Nullable
+	}
+	if err := checkVariantColumnDef(cd); err != nil {
+		return nil, err
 	}
 	if cd.AutoIncrement {
 		if !types.IsInteger(cd.Type.Kind) || (cd.Type.Kind != types.BigInt) {
@@ -502,6 +511,9 @@ func setDistribution(t *catalog.Table, dd *sql.DistributionDesc) error {
 		}
 		if t.Keys != catalog.DupKeys && !c.IsKey {
 			return errorf("Distribution column[%s] is not key column", name)
+		}
+		if err := checkVariantDistribution(c); err != nil {
+			return err
 		}
 		t.Distribution.Columns = append(t.Distribution.Columns, c.Name)
 	}

@@ -25,6 +25,9 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 	if v.Kind == Null {
 		return NullValue, nil
 	}
+	if v.Kind == Variant {
+		return castFromVariant(v, to, loc)
+	}
 	if IsString(v.Kind) {
 		if IsString(to.Kind) {
 			return Value{Kind: to.Kind, S: v.S}, nil
@@ -51,6 +54,8 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 		return castToJSON(v, loc)
 	case IPv4, IPv6:
 		return castToIP(v, to)
+	case Variant:
+		return castToVariant(v, loc)
 	case Null:
 		return NullValue, nil
 	case Array, Map, Struct:

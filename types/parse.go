@@ -60,6 +60,8 @@ func parseValue(s string, t Type, loc *time.Location, strict bool) (Value, error
 		return parseIPv4Value(s)
 	case IPv6:
 		return parseIPv6Value(s)
+	case Variant:
+		return ParseVariant(s)
 	}
 	return NullValue, newError(ErrUnsupportedCast, "can not cast from string to %s", t)
 }

@@ -28,7 +28,7 @@ const (
 	Varchar
 	String
 	JSON
-	Variant       // recognised by the parser so features can reject it; never stored
+	Variant       // semi-structured JSON; see ParseVariant
 	Bitmap        // the hidden skip-bitmap column of flexible partial update
 	Array         // ARRAY<T>; Value.S holds the nested encoding (types/nested_codec.go)
 	Map           // MAP<K, V>; Value.S as Array
@@ -71,6 +71,7 @@ type Type struct {
 //   - TimestampTZ: I is microseconds since the Unix epoch (UTC); Scale as DateTime.
 //   - Char, Varchar, String: S.
 //   - JSON: S holds the canonical JSON text.
+//   - Variant: S holds the JSON text Doris prints for it (see ParseVariant).
 //   - Bitmap: S holds the serialized bitmap.
 //   - Array, Map, Struct: S holds the self-describing nested encoding (the
 //     type's signature, then the elements); see types/nested_codec.go.

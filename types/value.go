@@ -37,6 +37,8 @@ func Zero(t Type) Value {
 		return zeroNested(t)
 	case HLL:
 		return NewHLLValue(EmptyHLL)
+	case Variant:
+		return Value{Kind: Variant, S: "{}"}
 	}
 	return Value{Kind: t.Kind}
 }
