@@ -71,6 +71,11 @@ func (s *jsonSource) next(dst []types.Value) ([]byte, string, error) {
 	return raw, "", nil
 }
 
+// release gives the reader's buffers back. REQUIRES: the load read its
+// last row, and kept no slice next returned (fields are copied to strings,
+// raw text to the batch).
+func (s *jsonSource) release() { s.r.Release() }
+
 // jsonError turns a jsonline error into a load error with its code.
 func jsonError(err error) error {
 	var je *jsonline.Error

@@ -64,6 +64,9 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 		for range full { // wait for the producer to exit, then reuse its batches
 		}
 		putSrcBatches(r.made)
+		if rel, ok := r.src.(interface{ release() }); ok {
+			rel.release()
+		}
 	}()
 	for b := range full {
 		err := r.consume(b)
