@@ -310,7 +310,7 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := m.NewBuilder(mapping.Options{Strict: in.Params.StrictMode, Loc: in.Loc, Now: in.Now, AutoInc: in.AutoInc})
+	b, err := m.NewBuilder(mapping.Options{Strict: in.Params.StrictMode, Loc: in.Loc, Now: in.Now, AutoInc: in.AutoInc, ReuseRows: in.Sink != nil})
 	if err != nil {
 		return nil, mappingError(err)
 	}

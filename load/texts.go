@@ -17,7 +17,7 @@ type textArena struct {
 
 // textChunk is the size of one chunk; a longer field gets a chunk of its
 // own length.
-const textChunk = 32 << 10
+const textChunk, textFirstChunk = 32 << 10, 4 << 10
 
 // str returns a string with the bytes of b.
 func (a *textArena) str(b []byte) string {
@@ -25,10 +25,12 @@ func (a *textArena) str(b []byte) string {
 		return ""
 	}
 	if cap(a.chunk)-len(a.chunk) < len(b) {
-		if len(b) > textChunk/4 {
+		if len(b) > textFirstChunk/4 {
 			return string(b) // a long field: its own allocation, the chunk stays
 		}
-		a.chunk = make([]byte, 0, textChunk)
+		// Chunks grow from textFirstChunk to textChunk, so a small load
+		// does not make (and zero) a whole textChunk.
+		a.chunk = make([]byte, 0, min(textChunk, max(textFirstChunk, 2*cap(a.chunk))))
 	}
 	start := len(a.chunk)
 	a.chunk = append(a.chunk, b...)
