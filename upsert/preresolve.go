@@ -136,7 +136,7 @@ func (w *Writer) recordWrites(seq uint64, written []pendingWrite) {
 	if w.lastWrite == nil || len(w.lastWrite) >= lastWriteKeys {
 		// The maps now cover the commits after lwRotated; the dropped one
 		// covered those up to it.
-		w.lastWriteOld, w.lastWrite = w.lastWrite, map[string]uint64{}
+		w.lastWriteOld, w.lastWrite = w.lastWrite, make(map[string]uint64, len(w.lastWrite)) // sized as the last one grew
 		w.lwFloor, w.lwRotated = w.lwRotated, seq-1
 	}
 	for _, p := range written {

@@ -71,7 +71,9 @@ func (r *recentVersions) get(p []byte) (recentVersion, bool) {
 func (r *recentVersions) putLocked(p string, key, val []byte) {
 	size := len(p) + len(key) + len(val) + 64 // map slot and headers
 	if r.cur.bytes+size > recentBytes/2 {
-		r.old, r.cur = r.cur, recentGen{}
+		// The new generation is made as large as the last one grew, so
+		// filling it does not rehash it again and again.
+		r.old, r.cur = r.cur, recentGen{m: make(map[string]recentVersion, len(r.cur.m))}
 	}
 	if r.cur.m == nil {
 		r.cur.m = map[string]recentVersion{}
