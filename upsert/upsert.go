@@ -57,6 +57,7 @@ type Writer struct {
 	lastWrite, lastWriteOld map[string]uint64 // under mu
 	lwFloor, lwRotated      uint64            // under mu
 	preKept, preRedone      atomic.Int64      // keys resolved outside the serial section: kept, redone
+	recent                  recentVersions    // versions of written groups (recent.go)
 
 	// binlogWritten counts the change records of durable commits; built
 	// is the count of the last build (REQUIRES: mu).
