@@ -82,10 +82,16 @@ func (h *handler) NewConnection(c *mysql.Conn) {
 	h.mu.Unlock()
 }
 
+// ConnectionClosed ends the connection's session: an open transaction
+// rolls back.
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
 	h.mu.Lock()
+	st := h.conns[c.ConnectionID]
 	delete(h.conns, c.ConnectionID)
 	h.mu.Unlock()
+	if st != nil {
+		st.sess.Close()
+	}
 }
 
 func (h *handler) ConnectionAborted(c *mysql.Conn, reason string) error {
@@ -262,6 +268,7 @@ func (h *handler) WarningCount(c *mysql.Conn) uint16 { return 0 }
 // variables return to their defaults.
 func (h *handler) ComResetConnection(c *mysql.Conn) error {
 	st := h.state(c)
+	st.sess.Close()
 	st.sess = h.s.eng.NewSession(st.sess.DB())
 	st.pending = nil
 	st.identified = false
