@@ -223,10 +223,9 @@ func (h *handler) ComStmtExecute(_ context.Context, c *mysql.Conn, prepare *mysq
 // execute runs a prepared statement: through its template when it has one
 // and the parameters fit, else parsed with its parameters in place.
 func (st *connState) execute(c *mysql.Conn, prepare *mysql.PrepareData) (*engine.Result, error) {
-	at := placeholders(prepare.PrepareStmt)
 	t, ok := st.templates[prepare.StatementID]
 	if !ok {
-		t = newTemplate(prepare.PrepareStmt, at)
+		t = newTemplate(prepare.PrepareStmt, placeholders(prepare.PrepareStmt))
 		st.keepTemplate(c, prepare.StatementID, t)
 	}
 	if t != nil {
@@ -238,7 +237,7 @@ func (st *connState) execute(c *mysql.Conn, prepare *mysql.PrepareData) (*engine
 			return st.sess.ExecuteParsed(t.stmts, t.src)
 		}
 	}
-	text, err := bind(prepare.PrepareStmt, at, prepare.BindVars)
+	text, err := bind(prepare.PrepareStmt, placeholders(prepare.PrepareStmt), prepare.BindVars)
 	if err != nil {
 		return nil, err
 	}
