@@ -143,11 +143,7 @@ func (h *handler) ComQuery(_ context.Context, c *mysql.Conn, query string, cb my
 	defer h.recover(c, &err)
 	st := h.state(c)
 	st.pending = nil
-	res, err := st.sess.Execute(query)
-	if err != nil {
-		return sqlError(err)
-	}
-	return h.send(res, st.sess, func(r *sqltypes.Result) error { return cb(r, false) }, false)
+	return h.execute(st.sess, query, func(r *sqltypes.Result) error { return cb(r, false) })
 }
 
 // ComMultiQuery runs the first statement of query and returns the rest:
@@ -172,13 +168,12 @@ func (h *handler) ComMultiQuery(_ context.Context, c *mysql.Conn, query string, 
 		rest = st.pending[0]
 	}
 	st.pendingRest = rest
-	res, err := st.sess.Execute(first)
-	if err != nil {
-		st.pending = nil
-		return "", sqlError(err)
-	}
 	more := rest != ""
-	return rest, h.send(res, st.sess, func(r *sqltypes.Result) error { return cb(r, more) }, false)
+	if err := h.execute(st.sess, first, func(r *sqltypes.Result) error { return cb(r, more) }); err != nil {
+		st.pending = nil
+		return "", err
+	}
+	return rest, nil
 }
 
 // ComPrepare counts the parameter markers of a prepared statement; the
