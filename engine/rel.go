@@ -48,9 +48,11 @@ func (x *execCtx) truth(c expr.Compiled, row []types.Value) (bool, error) {
 func collect(x *execCtx, n relNode) ([][]types.Value, error) {
 	var out [][]types.Value
 	var slab []types.Value // rows are cut from slabs: one allocation per collectSlab values
+	size := 16             // the first slabs are small: a point lookup copies one row
 	err := n.run(x, func(row []types.Value) (bool, error) {
 		if len(slab)+len(row) > cap(slab) {
-			slab = make([]types.Value, 0, max(collectSlab, len(row)))
+			slab = make([]types.Value, 0, max(size, len(row)))
+			size = min(2*size, collectSlab)
 		}
 		i := len(slab)
 		slab = append(slab, row...)
