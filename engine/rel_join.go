@@ -22,10 +22,15 @@ type joinNode struct {
 	cond        expr.Compiled
 	texts       []string
 	columns     []expr.Column
+	// est, when set, is the join order's estimate of the rows out.
+	est int64
 }
 
 func (n *joinNode) cols() []expr.Column { return n.columns }
 func (n *joinNode) estimate() int64 {
+	if n.est > 0 {
+		return n.est
+	}
 	l, r := n.left.estimate(), n.right.estimate()
 	switch n.kind {
 	case sql.LeftSemiJoin, sql.LeftAntiJoin:
@@ -56,7 +61,19 @@ func (n *joinNode) explain(bool) (string, []relNode) {
 // join the side with the smaller estimate (the right one on a tie).
 func (n *joinNode) buildSide() string {
 	switch n.kind {
-	case sql.RightOuterJoin, sql.RightSemiJoin, sql.RightAntiJoin:
+	case sql.LeftSemiJoin, sql.LeftAntiJoin:
+		// A semi or anti join may keep its kept side in memory and mark
+		// the rows the other side matches: the smaller side is built.
+		if len(n.lkeys) > 0 && n.left.estimate() < n.right.estimate() {
+			return "left"
+		}
+		return "right"
+	case sql.RightSemiJoin, sql.RightAntiJoin:
+		if len(n.lkeys) > 0 && n.right.estimate() < n.left.estimate() {
+			return "right"
+		}
+		return "left"
+	case sql.RightOuterJoin:
 		return "left"
 	case sql.InnerJoin, sql.CrossJoin:
 		if n.left.estimate() < n.right.estimate() {

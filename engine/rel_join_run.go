@@ -51,7 +51,11 @@ func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error)
 		i = -1
 	}
 	found := false
+	keepBuild := j.semiOrAnti() && !j.probeIsKept()
 	for ; i >= 0; i = j.nextCandidate(i) {
+		if keepBuild && j.matched[i] {
+			continue // a kept build row's fate is decided by its first match
+		}
 		more, hit, err := j.match(prow, i)
 		if err != nil || !more {
 			return more, err
