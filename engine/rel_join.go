@@ -84,40 +84,47 @@ func (n *joinNode) buildSide() string {
 }
 
 func (n *joinNode) run(x *execCtx, fn rowFn) error {
-	lw, rw := len(n.left.cols()), len(n.right.cols())
-	j := &joinRun{n: n, x: x, fn: fn, row: make([]types.Value, lw+rw), lw: lw}
 	buildLeft := n.buildSide() == "left"
 	build, probe := n.right, n.left
 	bkeys, pkeys := n.rkeys, n.lkeys
 	if buildLeft {
 		build, probe, bkeys, pkeys = n.left, n.right, n.lkeys, n.rkeys
 	}
-	rows, err := collect(x, build)
-	if err != nil {
-		return err
+	hj := &hashJoinRun{n: n, x: x, fn: fn, buildLeft: buildLeft, bkeys: bkeys, pkeys: pkeys,
+		budget: x.s.queryMemory()}
+	if len(bkeys) == 0 {
+		hj.budget = 0 // a nested loop cannot partition: it keeps its side in memory
 	}
+	_, err := hj.join(func(f rowFn) error { return build.run(x, f) }, func(f rowFn) error { return probe.run(x, f) }, 0)
+	return err
+}
+
+// joinRows joins the build rows, held in memory, with the rows probe
+// streams; stopped reports that fn asked for no more rows.
+func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLeft bool, bkeys, pkeys []expr.Compiled, probe func(rowFn) error) (stopped bool, err error) {
+	lw, rw := len(n.left.cols()), len(n.right.cols())
+	j := &joinRun{n: n, x: x, fn: fn, row: make([]types.Value, lw+rw), lw: lw}
 	j.build, j.buildLeft = rows, buildLeft
 	if len(rows) == 0 && n.emptyBuildEmpties() {
-		return nil // nothing can match: the probe side is not read
+		return false, nil // nothing can match: the probe side is not read
 	}
 	j.matched = make([]bool, len(rows))
 	if len(bkeys) > 0 {
 		j.table = newHashTable(bkeys, n.keyTypes, len(rows))
 		for i, r := range rows {
 			if err := j.table.add(i, r, x.ctx); err != nil {
-				return err
+				return false, err
 			}
 		}
 		j.table.finish()
 	}
-	stopped := false
-	err = probe.run(x, func(prow []types.Value) (bool, error) {
+	err = probe(func(prow []types.Value) (bool, error) {
 		more, err := j.probe(prow, pkeys)
 		stopped = !more
 		return more, err
 	})
 	if err != nil || stopped {
-		return err
+		return stopped, err
 	}
 	return j.unmatched()
 }
