@@ -46,7 +46,9 @@ func (n *joinNode) estimate() int64 {
 
 func (n *joinNode) explain(bool) (string, []relNode) {
 	how := "NESTED LOOP"
-	if len(n.lkeys) > 0 {
+	if n.mergeable() {
+		how = "MERGE JOIN (keep " + n.buildSide() + ")"
+	} else if len(n.lkeys) > 0 {
 		how = "HASH JOIN (build " + n.buildSide() + ")"
 	}
 	s := fmt.Sprintf("%s %s", how, n.kind)
@@ -90,6 +92,14 @@ func (n *joinNode) run(x *execCtx, fn rowFn) error {
 	if buildLeft {
 		build, probe, bkeys, pkeys = n.left, n.right, n.lkeys, n.rkeys
 	}
+	if n.mergeable() {
+		return n.runMerge(x, fn, buildLeft, build, probe, bkeys[0], pkeys[0])
+	}
+	return n.runHash(x, fn, buildLeft, build, probe, bkeys, pkeys)
+}
+
+// runHash runs the join as a hash join (a nested loop without keys).
+func (n *joinNode) runHash(x *execCtx, fn rowFn, buildLeft bool, build, probe relNode, bkeys, pkeys []expr.Compiled) error {
 	hj := &hashJoinRun{n: n, x: x, fn: fn, buildLeft: buildLeft, bkeys: bkeys, pkeys: pkeys,
 		budget: x.s.queryMemory()}
 	if len(bkeys) == 0 {
