@@ -197,16 +197,8 @@ type distinctNode struct {
 func (n *distinctNode) cols() []expr.Column { return n.child.cols() }
 func (n *distinctNode) estimate() int64     { return n.child.estimate() }
 func (n *distinctNode) run(x *execCtx, fn rowFn) error {
-	seen := map[string]struct{}{}
-	var key []byte
-	return n.child.run(x, func(row []types.Value) (bool, error) {
-		key = rowKey(key[:0], row[:n.width])
-		if _, ok := seen[string(key)]; ok {
-			return true, nil
-		}
-		seen[string(key)] = struct{}{}
-		return fn(row)
-	})
+	_, err := distinctRows(x, n.width, x.s.queryMemory(), 0, func(f rowFn) error { return n.child.run(x, f) }, fn)
+	return err
 }
 func (n *distinctNode) explain(bool) (string, []relNode) {
 	return "DISTINCT", []relNode{n.child}
