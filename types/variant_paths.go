@@ -103,3 +103,23 @@ func CommonVariantType(a, b string) string {
 	}
 	return "json"
 }
+
+// VariantTypeJSON is Doris's variant_type(v): a JSON object of each leaf
+// path and its type name, paths sorted ({"a":"bigint","d.e":"string"}).
+// Strings are "string" here, as the function names them.
+func VariantTypeJSON(v Value) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	first := true
+	VariantPathTypes(v, func(path, typ string) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(quoteJSONString(path))
+		b.WriteByte(':')
+		b.WriteString(quoteJSONString(strings.ReplaceAll(typ, "text", "string")))
+	})
+	b.WriteByte('}')
+	return b.String()
+}
