@@ -257,6 +257,13 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 		res.Rows = append(res.Rows, []types.Value{
 			str(c.Name), str(c.Type.String()), str(null), str(fmt.Sprint(c.IsKey)), def, str(extra),
 		})
+		if c.Type.Kind == types.Variant && s.Var("describe_extend_variant_column") == "true" {
+			sub, err := s.variantSubcolumns(t, c)
+			if err != nil {
+				return nil, err
+			}
+			res.Rows = append(res.Rows, sub...)
+		}
 	}
 	return res, nil
 }

@@ -28,6 +28,18 @@ func bindVariantElementAt(name string, args []Compiled) (Compiled, error) {
 
 func init() {
 	register(&funcDef{min: 2, max: 2, bind: bindVariantElementAt}, "variant_element_at")
+	register(&funcDef{min: 1, max: 1, bind: func(name string, args []Compiled) (Compiled, error) {
+		if k := args[0].Type().Kind; k != types.Variant && k != types.Null {
+			args[0] = &castNode{x: args[0], to: tVariant}
+		}
+		return &funcNode{name: name, args: args, t: tString, fn: variantType}, nil
+	}}, "variant_type")
+}
+
+// variantType is Doris's variant_type(v): the type of each leaf path as a
+// JSON object.
+func variantType(_ *Context, a []types.Value) (types.Value, error) {
+	return types.NewString(types.String, types.VariantTypeJSON(a[0])), nil
 }
 
 // variantCommon is the type a VARIANT and another type meet in: for a

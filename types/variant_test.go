@@ -1,6 +1,7 @@
 package types
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
@@ -63,5 +64,24 @@ func BenchmarkVariantElement(b *testing.B) {
 		if _, ok := VariantElement(v, "repo.name"); !ok {
 			b.Fatal("missing")
 		}
+	}
+}
+
+// TestVariantDepth: a document nested deeper than simdjson's default depth
+// (1024) is not JSON to Doris's parser and loads as a root string; one
+// within the limit is parsed.
+func TestVariantDepth(t *testing.T) {
+	deep := strings.Repeat("[", 2000) + strings.Repeat("]", 2000)
+	v, err := ParseVariant(deep)
+	if err != nil || v.S != quoteJSONString(deep) {
+		t.Fatalf("depth 2000: %q, %v", v.S[:min(len(v.S), 20)], err)
+	}
+	ok := strings.Repeat(`{"a":`, 500) + "1" + strings.Repeat("}", 500)
+	v, err = ParseVariant(ok)
+	if err != nil || !strings.HasPrefix(v.S, `{"a":{"a":`) {
+		t.Fatalf("depth 500: %q, %v", v.S[:min(len(v.S), 20)], err)
+	}
+	if e, found := VariantElement(v, strings.TrimSuffix(strings.Repeat("a.", 500), ".")); !found || e.S != "1" {
+		t.Fatalf("element at depth 500: %q %v", e.S, found)
 	}
 }
