@@ -61,6 +61,8 @@ func (p *parser) statementBody() Statement {
 		return p.explain()
 	case p.isKw("BUILD"):
 		return p.buildIndex()
+	case p.acceptKw("SYNC"):
+		return &Sync{}
 	}
 	p.mismatch()
 	return nil
@@ -178,6 +180,9 @@ func (p *parser) show() Statement {
 	p.next() // SHOW
 	full := p.acceptKw("FULL")
 	if s := p.showClient(full); s != nil {
+		return s
+	}
+	if s := p.showCluster(); !full && s != nil {
 		return s
 	}
 	switch {
