@@ -139,6 +139,9 @@ func (s *Session) delete(st *sql.Delete) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st.Using != nil {
+		return s.deleteUsing(t, st)
+	}
 	if t.Keys == catalog.AggKeys {
 		return nil, errorf("delete predicate on value column only supports Unique table with merge-on-write enabled and Duplicate table, but Table[%s] is an Aggregate table.", t.Name)
 	}

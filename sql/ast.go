@@ -542,7 +542,10 @@ type Delete struct {
 	Table      TableName
 	Partitions []string
 	Alias      string
-	Where      expr.Expr
+	// Using is the relations of DELETE ... USING r1, r2 JOIN r3 ..., joined
+	// with the target table; nil without USING.
+	Using *TableRef
+	Where expr.Expr
 }
 
 // ColumnMapping is one item of the stream load `columns` header: a column

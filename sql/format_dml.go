@@ -159,6 +159,10 @@ func (w *writer) deleteStmt(s *Delete) {
 	if s.Alias != "" {
 		w.p(" AS ", QuoteIdent(s.Alias))
 	}
+	if s.Using != nil {
+		w.p(" USING ")
+		w.tableRef(s.Using)
+	}
 	w.optExpr(" WHERE ", s.Where)
 }
 
