@@ -374,9 +374,8 @@ func setKeys(t *catalog.Table, st *sql.CreateTable) error {
 			}
 		}
 	}
-	if len(keyNames) == len(t.Columns) && t.Keys != catalog.DupKeys {
-		return errorf("The number of key columns should be less than the number of columns.")
-	}
+	// Doris (CreateTableInfo.validateKeyColumns) refuses only more keys
+	// than columns: a Unique or Aggregate Key table may be all keys.
 	return nil
 }
 

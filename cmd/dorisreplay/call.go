@@ -88,7 +88,22 @@ func (in *interp) methodCall(x *callExpr, p *propExpr, e *env) (value, error) {
 	if id, ok := p.x.(*identExpr); ok {
 		if _, defined := e.lookup(id.name); !defined {
 			switch id.name {
-			case "logger", "log", "Thread", "System":
+			case "Thread":
+				if p.name == "start" || p.name == "startDaemon" {
+					// Thread.start { ... }: run the body now; join() returns at once.
+					args, err := in.evalArgs(x.args, e)
+					if err != nil {
+						return nil, err
+					}
+					if len(args) > 0 {
+						if _, err := in.apply(args[len(args)-1], nil); err != nil {
+							return nil, err
+						}
+					}
+					return threadVal{}, nil
+				}
+				return nil, nil
+			case "logger", "log", "System":
 				if p.name == "currentTimeMillis" || p.name == "nanoTime" {
 					return int64(0), nil
 				}
@@ -142,6 +157,9 @@ func (in *interp) skipClosures(args []value, why string) {
 		}
 	}
 }
+
+// threadVal is a Thread.start whose body already ran.
+type threadVal struct{}
 
 func argInt(args []value, i int) (int64, bool) {
 	if i >= len(args) {
@@ -246,6 +264,10 @@ func (in *interp) method(o value, name string, args []value) (value, error) {
 	case bool:
 		if name == "booleanValue" {
 			return o, nil
+		}
+	case threadVal:
+		if name == "join" {
+			return nil, nil
 		}
 	case nil:
 		return nil, throwf("java.lang.NullPointerException: Cannot invoke method %s() on null object", name)

@@ -108,10 +108,15 @@ func (in *interp) streamLoad(c *closureExpr, e *env) error {
 		in.recordCheck(defaultLoadCheck(resp))
 		return nil
 	}
-	in.runCheck(func() error {
-		_, err := in.apply(spec.check, []value{resp, nil, int64(0), int64(0)})
-		return err
-	})
+	saved := in.inCheck
+	in.inCheck = true
+	_, err = in.apply(spec.check, []value{resp, nil, int64(0), int64(0)})
+	in.inCheck = saved
+	if te, ok := err.(*throwErr); ok {
+		in.r.failDetail(errorKey(te.exc.msg), te.exc.msg+"\n  response: "+trunc(resp, 400))
+		return nil
+	}
+	in.recordCheck(err)
 	return nil
 }
 

@@ -175,6 +175,8 @@ func outCell(v types.Value, colKind types.Kind, res *engine.Result) (string, cel
 		return javaDouble(v.F, 32), kind
 	case types.Double:
 		return javaDouble(v.F, 64), kind
+	case types.DateTime:
+		return javaLocalDateTime(v.I), kind
 	}
 	return outEscaper.Replace(types.Format(v, res.Loc)), kind
 }
@@ -211,6 +213,29 @@ func javaDouble(f float64, bits int) string {
 	}
 	e, _ := strconv.Atoi(exp)
 	return mant + "E" + strconv.Itoa(e)
+}
+
+// javaLocalDateTime is LocalDateTime.toString of a DATETIME (microseconds
+// since 1970-01-01), what JDBC's getObject gives: seconds only when not
+// zero, the fraction in groups of three digits.
+func javaLocalDateTime(us int64) string {
+	t := time.UnixMicro(us).UTC()
+	s := t.Format("2006-01-02T15:04")
+	frac := t.Nanosecond()
+	if t.Second() == 0 && frac == 0 {
+		return s
+	}
+	s += fmt.Sprintf(":%02d", t.Second())
+	switch {
+	case frac == 0:
+	case frac%1000000 == 0:
+		s += fmt.Sprintf(".%03d", frac/1000000)
+	case frac%1000 == 0:
+		s += fmt.Sprintf(".%06d", frac/1000)
+	default:
+		s += fmt.Sprintf(".%09d", frac)
+	}
+	return s
 }
 
 // loadBody reads the data of a streamLoad block.
