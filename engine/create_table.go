@@ -107,6 +107,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	}
 	unknown := map[string]string{}
 	for k, v := range given {
+		if strings.HasPrefix(k, dynamicPartitionPrefix) {
+			continue // checkDynamicPartition, once the partitioning is known
+		}
 		def, ok := tableProps[k]
 		if !ok {
 			unknown[k] = v
@@ -123,6 +126,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		return nil, err
 	}
 	if err := setPartition(t, st.Partition); err != nil {
+		return nil, err
+	}
+	if err := checkDynamicPartition(t, given); err != nil {
 		return nil, err
 	}
 	for _, idx := range st.Indexes {
