@@ -41,10 +41,12 @@ func NewAggregate(call *Call, argTypes []types.Type) (AggFunc, types.Type, error
 		return nil, types.Type{}, errorf("Can not found function '%s'", call.Name)
 	}
 	n := len(argTypes)
-	if !call.Star && (n < ar[0] || ar[1] >= 0 && n > ar[1] || call.Name == "count" && n == 0) {
+	// count() is count(*), as Doris's Count() constructor makes it.
+	star := call.Star || (call.Name == "count" && n == 0 && !call.Distinct)
+	if !star && (n < ar[0] || ar[1] >= 0 && n > ar[1] || call.Name == "count" && n == 0) {
 		return nil, types.Type{}, arityError(call.Name, &funcDef{min: max(ar[0], 1), max: ar[1]}, n)
 	}
-	f, t, err := newAgg(call.Name, call.Star, argTypes)
+	f, t, err := newAgg(call.Name, star, argTypes)
 	if err != nil || !call.Distinct {
 		return f, t, err
 	}
