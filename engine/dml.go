@@ -59,6 +59,9 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 	if t.Keys != catalog.UniqueKeys {
 		return nil, errorf("Only unique table could be updated.")
 	}
+	if st.From != nil {
+		return s.updateFrom(t, st)
+	}
 	ctx := s.evalContext()
 	rows, cols, err := s.matchRows(t, st.Alias, st.Where, ctx)
 	if err != nil {

@@ -527,6 +527,9 @@ type Update struct {
 	Table TableName
 	Alias string
 	Set   []Assignment
+	// From is the relations of UPDATE ... FROM r1, r2 JOIN r3 ..., joined
+	// with the target table; nil without FROM.
+	From  *TableRef
 	Where expr.Expr
 }
 

@@ -148,6 +148,10 @@ func (w *writer) update(s *Update) {
 		w.comma(i)
 		w.p(FormatExpr(a.Column), " = ", FormatExpr(a.Value))
 	}
+	if s.From != nil {
+		w.p(" FROM ")
+		w.tableRef(s.From)
+	}
 	w.optExpr(" WHERE ", s.Where)
 }
 

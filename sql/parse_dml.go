@@ -87,8 +87,8 @@ func (p *parser) update() Statement {
 			break
 		}
 	}
-	if p.isKw("FROM") {
-		p.unsupported("UPDATE ... FROM")
+	if p.acceptKw("FROM") {
+		s.From = p.fromClause()
 	}
 	if p.acceptKw("WHERE") {
 		s.Where = p.expr()
