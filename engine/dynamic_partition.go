@@ -106,6 +106,15 @@ func analyzeDynamicPartition(t *catalog.Table, dp map[string]string) error {
 	if v, ok := dp["create_history_partition"]; ok && !strings.EqualFold(v, "true") && !strings.EqualFold(v, "false") {
 		return errorf("Invalid dynamic partition create_history_partition: %s. Expected true or false", v)
 	}
+	if v, ok := dp["history_partition_num"]; ok {
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			return errorf("Invalid properties: dynamic_partition.history_partition_num")
+		}
+		if n < 0 && n != -1 {
+			return errorf("Dynamic history partition num must greater than 0")
+		}
+	}
 	return nil
 }
 
