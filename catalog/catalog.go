@@ -88,6 +88,9 @@ type PartitionDef struct {
 	Text string
 	// Values are the raw boundary or list values.
 	Values [][]string `json:",omitempty"`
+	// Properties are the partition's own properties (ALTER TABLE ...
+	// MODIFY PARTITION p SET (...)), e.g. "mutable".
+	Properties map[string]string `json:",omitempty"`
 }
 
 // Partitioning is a PARTITION BY clause.

@@ -82,6 +82,8 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return addPartition(t, op)
 	case *sql.DropPartition:
 		return s.dropPartition(tx, t, op)
+	case *sql.ModifyPartition:
+		return modifyPartition(t, op)
 	case *sql.AddConstraint:
 		return s.addConstraint(tx, t, op)
 	case *sql.DropConstraint:

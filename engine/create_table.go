@@ -110,6 +110,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	}
 	unknown := map[string]string{}
 	for k, v := range given {
+		if strings.HasPrefix(k, dynamicPartitionPrefix) {
+			continue // checkDynamicPartition, once the partitioning is known
+		}
 		def, ok := tableProps[k]
 		if !ok {
 			unknown[k] = v
@@ -126,6 +129,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		return nil, err
 	}
 	if err := setPartition(t, st.Partition); err != nil {
+		return nil, err
+	}
+	if err := checkDynamicPartition(t, given); err != nil {
 		return nil, err
 	}
 	for _, idx := range st.Indexes {
@@ -386,9 +392,8 @@ func setKeys(t *catalog.Table, st *sql.CreateTable) error {
 			}
 		}
 	}
-	if len(keyNames) == len(t.Columns) && t.Keys != catalog.DupKeys {
-		return errorf("The number of key columns should be less than the number of columns.")
-	}
+	// Doris (CreateTableInfo.validateKeyColumns) refuses only more keys
+	// than columns: a Unique or Aggregate Key table may be all keys.
 	return nil
 }
 

@@ -59,6 +59,9 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 	if t.Keys != catalog.UniqueKeys {
 		return nil, errorf("Only unique table could be updated.")
 	}
+	if st.From != nil {
+		return s.updateFrom(t, st)
+	}
 	ctx := s.evalContext()
 	rows, cols, err := s.matchRows(t, st.Alias, st.Where, ctx)
 	if err != nil {
@@ -135,6 +138,9 @@ func (s *Session) delete(st *sql.Delete) (*Result, error) {
 	t, err := s.lookupTable(st.Table)
 	if err != nil {
 		return nil, err
+	}
+	if st.Using != nil {
+		return s.deleteUsing(t, st)
 	}
 	if t.Keys == catalog.AggKeys {
 		return nil, errorf("delete predicate on value column only supports Unique table with merge-on-write enabled and Duplicate table, but Table[%s] is an Aggregate table.", t.Name)

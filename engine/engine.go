@@ -39,6 +39,10 @@ type Options struct {
 	// and count(DISTINCT)/group_concat states are not bounded by it. The
 	// default value is 256 MiB.
 	QueryMemoryBytes int64
+	// HTTPPort and QueryPort are the ports SHOW FRONTENDS, SHOW BACKENDS
+	// and backends() show for this node. The default values are Doris's
+	// 8030 and 9030.
+	HTTPPort, QueryPort int
 }
 
 // Engine is an open loadgw database. It is safe for concurrent use.
@@ -58,6 +62,8 @@ type Engine struct {
 	spill   string   // directory of query spill files
 	// spilled counts the spill files queries wrote (SpillFiles).
 	spilled atomic.Int64
+	dir     string    // the data directory
+	started time.Time // when Open ran: the node's start time
 }
 
 // Open opens the engine on the store in dir.
@@ -108,6 +114,8 @@ func Open(dir string, opts Options) (*Engine, error) {
 		clock:   opts.Clock,
 		codecs:  map[*catalog.Table]*catalog.RowCodec{},
 		spill:   spillDir,
+		dir:     dir,
+		started: opts.Clock.Now(),
 	}
 	return e, nil
 }

@@ -42,6 +42,10 @@ func (p *planner) planFromKind(from *sql.TableRef) (*source, error) {
 			return nil, err
 		}
 		return p.planChanges(from)
+	case from.Func == "backends":
+		return p.planBackends(from)
+	case from.Func == "numbers":
+		return p.planNumbers(from)
 	case from.Func != "":
 		return nil, errorf("Table function %s is not supported yet", from.Func)
 	case from.ScanParams != nil:

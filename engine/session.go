@@ -194,6 +194,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showCreateView(st.Name)
 	case *sql.Explain:
 		return s.explain(st)
+	case *sql.Sync, *sql.ShowFrontends, *sql.ShowBackends:
+		return s.clusterStmt(st)
 	}
 	return nil, errorf("Unsupported statement: %s", strings.TrimSpace(st.Source().Text(src)))
 }

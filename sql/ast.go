@@ -527,6 +527,9 @@ type Update struct {
 	Table TableName
 	Alias string
 	Set   []Assignment
+	// From is the relations of UPDATE ... FROM r1, r2 JOIN r3 ..., joined
+	// with the target table; nil without FROM.
+	From  *TableRef
 	Where expr.Expr
 }
 
@@ -542,7 +545,10 @@ type Delete struct {
 	Table      TableName
 	Partitions []string
 	Alias      string
-	Where      expr.Expr
+	// Using is the relations of DELETE ... USING r1, r2 JOIN r3 ..., joined
+	// with the target table; nil without USING.
+	Using *TableRef
+	Where expr.Expr
 }
 
 // ColumnMapping is one item of the stream load `columns` header: a column

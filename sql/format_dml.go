@@ -148,6 +148,10 @@ func (w *writer) update(s *Update) {
 		w.comma(i)
 		w.p(FormatExpr(a.Column), " = ", FormatExpr(a.Value))
 	}
+	if s.From != nil {
+		w.p(" FROM ")
+		w.tableRef(s.From)
+	}
 	w.optExpr(" WHERE ", s.Where)
 }
 
@@ -158,6 +162,10 @@ func (w *writer) deleteStmt(s *Delete) {
 	}
 	if s.Alias != "" {
 		w.p(" AS ", QuoteIdent(s.Alias))
+	}
+	if s.Using != nil {
+		w.p(" USING ")
+		w.tableRef(s.Using)
 	}
 	w.optExpr(" WHERE ", s.Where)
 }

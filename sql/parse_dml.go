@@ -87,8 +87,8 @@ func (p *parser) update() Statement {
 			break
 		}
 	}
-	if p.isKw("FROM") {
-		p.unsupported("UPDATE ... FROM")
+	if p.acceptKw("FROM") {
+		s.From = p.fromClause()
 	}
 	if p.acceptKw("WHERE") {
 		s.Where = p.expr()
@@ -106,8 +106,8 @@ func (p *parser) deleteStmt() Statement {
 		s.Partitions = p.partitionNames()
 	}
 	s.Alias = p.optAlias(false)
-	if p.isKw("USING") {
-		p.unsupported("DELETE ... USING")
+	if p.acceptKw("USING") {
+		s.Using = p.fromClause()
 	}
 	if p.acceptKw("WHERE") {
 		s.Where = p.expr()

@@ -67,6 +67,8 @@ func (p *parser) statementBody() Statement {
 		return p.endTxn()
 	case p.isKw("START"):
 		return p.startTransaction()
+	case p.acceptKw("SYNC"):
+		return &Sync{}
 	}
 	p.mismatch()
 	return nil
@@ -184,6 +186,9 @@ func (p *parser) show() Statement {
 	p.next() // SHOW
 	full := p.acceptKw("FULL")
 	if s := p.showClient(full); s != nil {
+		return s
+	}
+	if s := p.showCluster(); !full && s != nil {
 		return s
 	}
 	switch {

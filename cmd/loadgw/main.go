@@ -190,7 +190,8 @@ func run(args []string) error {
 		_ = log.Sync()
 		os.Exit(1)
 	}}
-	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog, Storage: store, QueryMemoryBytes: c.queryMem})
+	eng, err := engine.Open(c.dataDir, engine.Options{TimeZone: c.timeZone, DisableFeatureBinlog: c.noBinlog, Storage: store, QueryMemoryBytes: c.queryMem,
+		HTTPPort: portOf(c.httpAddr), QueryPort: portOf(c.mysql.addr)})
 	if err != nil {
 		return err
 	}
