@@ -21,11 +21,11 @@ import (
 // yet a later commit must resolve against them: the Writer keeps the newest
 // pending version of every key that merge-on-write and Aggregate Key
 // commits wrote in its key table (recent.go) until its group is in the
-// store, and those commits look there before they look in the store. Commits that read the
-// store wholesale (the ingestion of staged rows, delete predicates, DDL
-// holding Lock) and commits too large to group (commitAlone) first wait for
-// every pending group (lockDrained). Most of the resolution itself happens
-// before the serial part (preresolve.go).
+// store, and those commits look there before they look in the store.
+// Commits that read the store wholesale (the ingestion of staged rows,
+// delete predicates, DDL holding Lock) and commits too large to group
+// (commitAlone) first wait for every pending group (lockDrained). Most of
+// the resolution itself happens before the serial part (preresolve.go).
 
 // pendingGroup is a group of commits whose batches share one synced write.
 type pendingGroup struct {
