@@ -20,17 +20,17 @@ import (
 // A pending commit's writes are not in the store until its group commits,
 // yet a later commit must resolve against them: the Writer keeps the newest
 // pending version of every key that merge-on-write and Aggregate Key
-// commits wrote (the overlay) until its group is in the store, and those
-// commits look there before they look in the store. Commits that read the
-// store wholesale (the ingestion of staged rows, delete predicates, DDL
-// holding Lock) and commits too large to group (commitAlone) first wait for
-// every pending group (lockDrained). Most of the resolution itself happens
-// before the serial part (preresolve.go).
+// commits wrote in its key table (recent.go) until its group is in the
+// store, and those commits look there before they look in the store.
+// Commits that read the store wholesale (the ingestion of staged rows,
+// delete predicates, DDL holding Lock) and commits too large to group
+// (commitAlone) first wait for every pending group (lockDrained). Most of
+// the resolution itself happens before the serial part (preresolve.go).
 
 // pendingGroup is a group of commits whose batches share one synced write.
 type pendingGroup struct {
 	batches     []*storage.Batch // in TSO order
-	keys        []string         // the overlay keys its commits wrote
+	entries     []*keyState      // the keys its commits wrote
 	first, last uint64           // its lowest and highest TSO
 	lastSeq     uint64           // its highest commit sequence number
 	done        chan struct{}    // closed once it committed or failed
@@ -39,17 +39,12 @@ type pendingGroup struct {
 	records     int64            // change records of its commits
 }
 
-// pendingVersion is the newest pending version of a key: the key it is
-// stored under and its value.
-type pendingVersion struct {
-	key, val []byte
-	g        *pendingGroup
-}
-
-// pendingWrite is a version a commit wrote, for the overlay: the row key
-// prefix, the version's key and value.
+// pendingWrite is a version a commit wrote, for the key table: the key's
+// entry (nil when it has none yet), its row key prefix, the version's key
+// and value (copies the key table owns).
 type pendingWrite struct {
-	prefix   string
+	e        *keyState
+	prefix   []byte
 	key, val []byte
 }
 
@@ -70,16 +65,6 @@ func (w *Writer) lockDrained() {
 	}
 }
 
-// pending returns the newest pending version of the key with row key
-// prefix p. REQUIRES: w.mu held.
-func (w *Writer) pending(p []byte) (pendingVersion, bool) {
-	if len(w.overlay) == 0 {
-		return pendingVersion{}, false
-	}
-	v, ok := w.overlay[string(p)]
-	return v, ok
-}
-
 // join adds a commit's batch and written versions to the open group,
 // opening one if none is, and reports whether the caller leads it: writes
 // it now because no group is writing. The caller leads or waits with
@@ -98,13 +83,12 @@ func (w *Writer) join(b *storage.Batch, ts uint64, written []pendingWrite) (*pen
 	g.last = ts
 	w.seq++
 	g.lastSeq = w.seq
-	w.recordWrites(w.seq, written)
-	if len(written) > 0 && w.overlay == nil {
-		w.overlay = map[string]pendingVersion{}
-	}
-	for _, p := range written {
-		w.overlay[p.prefix] = pendingVersion{key: p.key, val: p.val, g: g}
-		g.keys = append(g.keys, p.prefix)
+	if len(written) > 0 {
+		w.keys.mu.Lock()
+		for i := range written {
+			g.entries = append(g.entries, w.keys.record(w.seq, g, &written[i]))
+		}
+		w.keys.mu.Unlock()
 	}
 	if w.writing {
 		return g, false

@@ -75,18 +75,18 @@ type groupWriter struct {
 	// keepOld: a NULL in a value column keeps the column's current value
 	// (enable_unique_key_replace_if_not_null).
 	keepOld bool
-	// w, when set, holds the pending versions to read before the store,
-	// and written collects the versions this commit writes (group.go).
+	// w, when set, is the Writer whose key table (recent.go) the serial
+	// section reads before the store: pending and written versions; and
+	// written collects the versions this commit writes (group.go).
 	w       *Writer
 	written []pendingWrite
-	arena   []byte // holds the keys and values of written
 	// found holds the current versions current copied out: add reuses it
 	// key after key; a resolution before the serial section keeps them
 	// all (a commit of at most groupMaxBytes).
 	found []byte
-	// recent, when set, is the cache of committed versions to read before
-	// the store (recent.go).
-	recent *recentVersions
+	// table, when set, is the key table a resolution outside the serial
+	// section reads written versions from before the store.
+	table *keyTable
 }
 
 // usePending makes g read the versions of pending commits first and
@@ -95,7 +95,6 @@ type groupWriter struct {
 func (g *groupWriter) usePending(w *Writer) {
 	if g.old != nil {
 		g.w = w
-		g.recent = &w.recent
 	}
 }
 
@@ -124,28 +123,49 @@ func (g *groupWriter) close() {
 // add resolves one key: vals are its rows' encoded stored columns in input
 // order; masks[i] is nil for a full row, else the provided-column bitmap.
 func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
+	return g.addKey(prefix, nil, vals, masks)
+}
+
+// addKey is add with the key's entry in the key table (nil: none) when g
+// runs in the serial section.
+func (g *groupWriter) addKey(prefix []byte, e *keyState, vals, masks [][]byte) error {
 	g.found = g.found[:0] // the previous key's copies are written out
-	oldVal, oldKey := g.current(prefix)
+	oldVal, oldKey, _ := g.current(prefix, e)
 	val, err := g.resolve(prefix, vals, masks, oldVal)
 	if err != nil {
 		return err
 	}
-	return g.emit(prefix, oldVal, oldKey, val)
+	return g.emit(prefix, e, oldVal, oldKey, val)
 }
 
 // current returns the current version of the key with row key prefix
-// prefix, value and key, or nils: a pending commit's (when g reads them),
-// else the store's.
-func (g *groupWriter) current(prefix []byte) (oldVal, oldKey []byte) {
-	if pv, ok := g.pendingVersion(prefix); ok {
-		return pv.val, pv.key
-	}
+// prefix, value and key, or nils: in the serial section (g.w set) a
+// pending commit's from the key's entry e, else the store's (from e when
+// it knows it). Outside the serial section (g.table set) it reports a key
+// a pending commit wrote as pending, without a version.
+func (g *groupWriter) current(prefix []byte, e *keyState) (oldVal, oldKey []byte, pending bool) {
 	if g.old == nil {
-		return nil, nil
+		return nil, nil, false
 	}
-	if g.recent != nil {
-		if v, ok := g.recent.get(prefix); ok {
-			return v.val, v.key
+	switch {
+	case g.w != nil:
+		if e != nil && e.g != nil {
+			return e.val, e.key, true
+		}
+		if k, v, ok := g.w.keys.written(e); ok {
+			return v, k, false
+		}
+	case g.table != nil:
+		g.table.mu.Lock()
+		e := g.table.lookup(prefix)
+		pending = e != nil && e.g != nil
+		k, v, ok := g.table.written(e)
+		g.table.mu.Unlock()
+		if pending {
+			return nil, nil, true
+		}
+		if ok {
+			return v, k, false
 		}
 	}
 	// Merge-on-write and Aggregate Key tables hold at most one version of
@@ -155,15 +175,15 @@ func (g *groupWriter) current(prefix []byte) (oldVal, oldKey []byte) {
 	// the deletions of every version the key ever had, which a hot key
 	// piles up until compaction removes them.
 	if !g.old.SeekGE(prefix) {
-		return nil, nil
+		return nil, nil, false
 	}
 	cur := g.old.Key()
 	if len(cur) != len(prefix)+g.rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
-		return nil, nil
+		return nil, nil, false
 	}
 	var k, v []byte
 	g.found, k, v = appendPair(g.found, cur, g.old.Value())
-	return v, k
+	return v, k, false
 }
 
 // appendPair copies k and v to the end of arena and returns the grown
@@ -178,8 +198,9 @@ func appendPair(arena, k, v []byte) (grown, kc, vc []byte) {
 
 // emit writes what resolving a key gave: val as the key's new version
 // (nil: the key does not change), the change record, the removal of the
-// superseded version oldKey.
-func (g *groupWriter) emit(prefix, oldVal, oldKey, val []byte) error {
+// superseded version oldKey. e is the key's entry in the key table when g
+// runs in the serial section.
+func (g *groupWriter) emit(prefix []byte, e *keyState, oldVal, oldKey, val []byte) error {
 	if val == nil {
 		return nil // discarded by the sequence column: nothing changes
 	}
@@ -198,21 +219,11 @@ func (g *groupWriter) emit(prefix, oldVal, oldKey, val []byte) error {
 		}
 	}
 	if g.w != nil {
-		// One arena for the commit's versions (appendPair).
-		var k, v []byte
-		g.arena, k, v = appendPair(g.arena, g.key, val)
-		g.written = append(g.written, pendingWrite{prefix: string(prefix), key: k, val: v})
+		k, v := g.w.keys.copyVersion(g.key, val)
+		g.written = append(g.written, pendingWrite{e: e, prefix: prefix, key: k, val: v})
 	}
 	g.n++
 	return nil
-}
-
-// pendingVersion is the newest version of prefix a pending commit wrote.
-func (g *groupWriter) pendingVersion(prefix []byte) (pendingVersion, bool) {
-	if g.w == nil {
-		return pendingVersion{}, false
-	}
-	return g.w.pending(prefix)
 }
 
 // resolve computes the value a key ends with.

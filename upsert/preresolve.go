@@ -21,18 +21,13 @@ import (
 //
 // Conflicts are found with the commit sequence: each commit that joins a
 // group takes the next sequence number and records, per key it wrote, that
-// number (lastWrite, under mu); applied is the highest sequence number whose
+// number (in the key's entry of the key table, recent.go); applied is the highest sequence number whose
 // group is in the store. A resolution that read applied = S before it
 // opened its iterator saw at least the commits up to S, so a key whose
 // lastWrite is above S may have changed since: it is resolved again. Writes
 // that bypass the commit sequence (ingestion of staged rows, delete
 // predicates, TTL purges, DDL under Lock) bump external; a resolution that
 // saw another external count is redone entirely.
-
-// lastWriteKeys bounds the keys lastWrite remembers before it rotates, so
-// the two maps hold at most twice as many (a few MiB); a resolution that
-// spans more writes than that is redone. (A variable for tests.)
-var lastWriteKeys = 1 << 16
 
 // preKey is the outcome of resolving one key outside the serial section.
 type preKey struct {
@@ -70,10 +65,16 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 		return nil
 	}
 	defer g.close()
-	g.recent = &w.recent
+	g.table = &w.keys
 	p.ents = sortedRows(set)
 	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
-		oldVal, oldKey := g.current(prefix)
+		oldVal, oldKey, pending := g.current(prefix, nil)
+		if pending {
+			// A pending commit wrote the key: the serial section resolves
+			// it again in any case (its sequence number is above applied).
+			p.keys = append(p.keys, preKey{})
+			return nil
+		}
 		val, err := g.resolve(prefix, vals, masks, oldVal)
 		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil})
 		return nil
@@ -114,40 +115,20 @@ func eachKey(ents []encodedRow, fn func(prefix []byte, vals, masks [][]byte) err
 	return nil
 }
 
-// stale reports whether the outcome of resolving key prefix before the
-// serial section may be out of date. REQUIRES: w.mu held.
-func (w *Writer) stale(p *preResolved, prefix []byte) bool {
-	if p.external != w.external.Load() || p.applied < w.lwFloor {
+// stale reports whether the outcome of resolving a key before the serial
+// section may be out of date; e is the key's entry in the key table (nil:
+// none). REQUIRES: w.mu held.
+func (w *Writer) stale(p *preResolved, e *keyState) bool {
+	if p.external != w.external.Load() || p.applied < w.keys.floor {
 		return true
 	}
-	if s, ok := w.lastWrite[string(prefix)]; ok {
-		return s > p.applied
-	}
-	s, ok := w.lastWriteOld[string(prefix)]
-	return ok && s > p.applied
-}
-
-// recordWrites notes that commit seq wrote the keys of written, rotating
-// lastWrite past lastWriteKeys keys. REQUIRES: w.mu held.
-func (w *Writer) recordWrites(seq uint64, written []pendingWrite) {
-	if len(written) == 0 {
-		return
-	}
-	if w.lastWrite == nil || len(w.lastWrite) >= lastWriteKeys {
-		// The maps now cover the commits after lwRotated; the dropped one
-		// covered those up to it.
-		w.lastWriteOld, w.lastWrite = w.lastWrite, make(map[string]uint64, len(w.lastWrite)) // sized as the last one grew
-		w.lwFloor, w.lwRotated = w.lwRotated, seq-1
-	}
-	for _, p := range written {
-		w.lastWrite[p.prefix] = seq
-	}
+	return e != nil && e.seq > p.applied
 }
 
 // changedOutside tells resolutions outside the serial section that rows
 // changed without a commit sequence number (see the comment above).
-// It empties the cache of recently committed versions first (recent.go).
+// It makes the key table forget the written versions first (recent.go).
 func (w *Writer) changedOutside() {
-	w.recent.clear()
+	w.keys.forget()
 	w.external.Add(1)
 }

@@ -1,126 +1,230 @@
 package upsert
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
-// Recently committed versions
+// The key table
 //
-// Finding a key's current version is a seek into the store: on a
-// merge-on-write table it is most of a small commit's CPU time (the
-// memtable's skiplist misses the cache at every level). Loads from
-// connectors rewrite the same keys again and again, so the Writer keeps
-// the version each grouped commit wrote of each key once its group is in
-// the store (recentVersions), and a resolution looks there before it seeks.
+// The serial section needs three things of a key that grouped commits
+// wrote: its newest pending version (a later commit resolves against it
+// before its group is in the store, group.go), the last commit that wrote
+// it (conflict detection for resolutions outside the serial section,
+// preresolve.go), and the version the store holds once the group is
+// written (so a resolution does not seek the store: on a merge-on-write
+// table the seek is most of a small commit's CPU, and connectors rewrite
+// the same keys again and again). They were three hash maps, each touched
+// per key per commit; with tens of thousands of keys every access missed
+// the CPU cache. The key table keeps them in one entry per key (keyState):
+// the serial section finds a key's entry with one lookup, updates it in
+// place when its commit joins a group, and publishing a written group walks
+// the group's entries without hashing.
 //
-// The cache holds exactly what the store holds for its keys: a key enters
-// it only with the version the last written group wrote of it (write, under
-// mu, in TSO order), and every write that changes rows without a commit
-// sequence number (changedOutside: staged ingestion, delete predicates,
-// TTL purges, DDL, commits written alone) empties it before it bumps the
-// external count. A resolution outside the serial section that read the
-// cache after such a write therefore saw no stale entry, and one that read
-// it before is redone (stale). A failed group write empties it too.
+// An entry's version is the newest any grouped commit wrote. While its
+// group is pending (g set) it is the pending version; once the group is
+// written it is what the store holds for the key, as long as the table's
+// epoch did not move since: every write that changes rows without a
+// commit sequence number (changedOutside: staged ingestion, delete
+// predicates, TTL purges, DDL, commits written alone) and every failed
+// group write moves the epoch before it bumps the external count, which
+// turns every written version into "unknown" at once. A resolution outside
+// the serial section that read the table after such a write therefore saw
+// no stale version, and one that read it before is redone (stale). The
+// epoch does not touch the sequence numbers: conflict detection stays
+// exact.
+//
+// The table keeps two generations (maps of entries). Writes go to the
+// current one; a key found in the older one moves to the current one when
+// written again. The current one rotates when it holds lastWriteKeys keys
+// or half of recentBytes; the oldest is dropped then, its pending entries
+// carried into the new one (a pending version must always be found).
+// Sequence numbers of dropped entries are forgotten: floor is the highest
+// sequence number a dropped entry may carry, and a resolution that saw
+// fewer commits than floor is redone entirely.
+//
+// Concurrency: the table changes only under the Writer's mu and the
+// table's own mu together, but for the epoch, which forget moves under the
+// table's mu alone. The serial section (holding mu) reads it
+// without the table's mu; resolutions outside the serial section take the
+// table's mu per lookup.
 
-// recentBytes bounds the bytes the cache holds: it keeps two generations
-// and drops the older one when the newer holds half of recentBytes. (A
+// recentBytes bounds the bytes the table holds: it keeps two generations
+// and starts a new one when the current holds half of recentBytes. (A
 // variable for tests.)
 var recentBytes = 32 << 20
 
-// recentChunk is the size of the chunks the cache copies versions into.
+// lastWriteKeys bounds the keys one generation holds before it rotates, so
+// the two hold at most twice as many; a resolution that spans more writes
+// than that is redone. (A variable for tests.)
+var lastWriteKeys = 1 << 16
+
+// recentChunk is the size of the chunks the table copies versions into.
 const recentChunk = 64 << 10
 
-// recentVersions is the cache of recently committed versions. The keys
-// and values it returns are never modified: callers may keep them.
-type recentVersions struct {
+// entryBytes is what an entry costs beyond its key and version: the map
+// slot, the entry and the slice headers.
+const entryBytes = 128
+
+// keyState is what the Writer knows of one key grouped commits wrote.
+type keyState struct {
+	k        string        // the row key prefix; the entry's map key
+	seq      uint64        // the last commit that wrote the key
+	key, val []byte        // the newest version written: its key and value
+	g        *pendingGroup // its group while pending; nil once written
+	epoch    uint64        // for a written version: the table's epoch then
+	gen      uint64        // the generation whose map holds the entry
+}
+
+// keyGen is one generation of the key table.
+type keyGen struct {
+	id      uint64
+	m       map[string]*keyState
+	bytes   int
+	pending int // entries of this generation with a pending version
+}
+
+// keyTable is the per-key state of grouped commits (see the comment above).
+type keyTable struct {
 	mu       sync.Mutex
-	cur, old recentGen
-	hits     int64 // under mu: lookups it answered
+	cur, old keyGen
+	nextGen  uint64
+	epoch    atomic.Uint64 // moves under mu alone (forget)
+	chunk    []byte        // where versions are copied; under the Writer's mu
+	// floor: a resolution that saw fewer commits may miss a dropped key;
+	// rotated: the highest sequence number in the generations before the
+	// current one.
+	floor, rotated uint64
+	hits           atomic.Int64 // lookups answered with a written version
 }
 
-// recentGen is one generation: versions by row key prefix, and the chunks
-// that hold their keys and values.
-type recentGen struct {
-	m     map[string]recentVersion
-	chunk []byte
-	bytes int
-}
-
-// recentVersion is a committed version: the key it is stored under and its
-// value.
-type recentVersion struct {
-	key, val []byte
-}
-
-// get returns the committed version of the key with row key prefix p, if
-// the cache holds it.
-func (r *recentVersions) get(p []byte) (recentVersion, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if v, ok := r.cur.m[string(p)]; ok {
-		r.hits++
-		return v, true
+// lookup returns the entry of the key with row key prefix p, or nil.
+// REQUIRES: the Writer's mu or t.mu held.
+func (t *keyTable) lookup(p []byte) *keyState {
+	if e, ok := t.cur.m[string(p)]; ok {
+		return e
 	}
-	if v, ok := r.old.m[string(p)]; ok {
-		r.hits++
-		return v, true
+	if e, ok := t.old.m[string(p)]; ok {
+		return e
 	}
-	return recentVersion{}, false
+	return nil
 }
 
-// putLocked records that the store now holds version key, val of the key
-// with row key prefix p. REQUIRES: r.mu held.
-func (r *recentVersions) putLocked(p string, key, val []byte) {
-	size := len(p) + len(key) + len(val) + 64 // map slot and headers
-	if r.cur.bytes+size > recentBytes/2 {
-		// The new generation is made as large as the last one grew, so
-		// filling it does not rehash it again and again.
-		r.old, r.cur = r.cur, recentGen{m: make(map[string]recentVersion, len(r.cur.m))}
+// written returns the version the store holds for the key of e, if e
+// knows it. REQUIRES: the Writer's mu or t.mu held.
+func (t *keyTable) written(e *keyState) (key, val []byte, ok bool) {
+	if e == nil || e.g != nil || e.epoch != t.epoch.Load() || e.key == nil {
+		return nil, nil, false
 	}
-	if r.cur.m == nil {
-		r.cur.m = map[string]recentVersion{}
-	}
-	var k, v []byte
-	if n := len(key) + len(val); cap(r.cur.chunk)-len(r.cur.chunk) < n {
-		r.cur.chunk = make([]byte, 0, max(recentChunk, n))
-	}
-	r.cur.chunk, k, v = appendPair(r.cur.chunk, key, val)
-	r.cur.m[p] = recentVersion{key: k, val: v}
-	r.cur.bytes += size
+	t.hits.Add(1)
+	return e.key, e.val, true
 }
 
-// clear empties the cache: the store changed in ways it does not follow.
-func (r *recentVersions) clear() {
-	r.mu.Lock()
-	r.clearLocked()
-	r.mu.Unlock()
+// copyVersion copies a version a commit writes into the table's chunks; the
+// copies are never modified. REQUIRES: the Writer's mu held.
+func (t *keyTable) copyVersion(key, val []byte) (kc, vc []byte) {
+	if n := len(key) + len(val); cap(t.chunk)-len(t.chunk) < n {
+		t.chunk = make([]byte, 0, max(recentChunk, n))
+	}
+	t.chunk, kc, vc = appendPair(t.chunk, key, val)
+	return kc, vc
 }
 
-func (r *recentVersions) clearLocked() { r.cur, r.old = recentGen{}, recentGen{} }
+// pendingOf returns the pending count of generation id. REQUIRES: t.mu.
+func (t *keyTable) pendingOf(id uint64) *int {
+	switch id {
+	case t.cur.id:
+		return &t.cur.pending
+	case t.old.id:
+		return &t.old.pending
+	}
+	panic("BUG: a pending key's generation was dropped")
+}
 
-// publishRecent moves the versions of g out of the overlay now that g is
-// in the store: into the cache when its write succeeded. REQUIRES: w.mu
+// record notes that commit seq of group g wrote version key, val of the
+// key of pw (its entry, or its prefix for a key without one), and returns
+// the key's entry. REQUIRES: the Writer's mu and t.mu held.
+func (t *keyTable) record(seq uint64, g *pendingGroup, pw *pendingWrite) *keyState {
+	size := len(pw.prefix) + len(pw.key) + len(pw.val) + entryBytes
+	if t.cur.m == nil || len(t.cur.m) >= lastWriteKeys || t.cur.bytes+size > recentBytes/2 {
+		t.rotate(seq)
+	}
+	e := pw.e
+	if e == nil {
+		e = &keyState{k: string(pw.prefix)}
+		t.cur.m[e.k] = e
+	} else if e.gen != t.cur.id {
+		t.cur.m[e.k] = e // from the older generation (or a dropped one)
+	}
+	if e.g != nil {
+		*t.pendingOf(e.gen)--
+	}
+	e.gen, e.g, e.seq, e.key, e.val = t.cur.id, g, seq, pw.key, pw.val
+	t.cur.pending++
+	t.cur.bytes += size
+	return e
+}
+
+// rotate starts a new generation, drops the oldest and carries its pending
+// entries over. Commit seq is recording. REQUIRES: the Writer's mu and t.mu
 // held.
-func (w *Writer) publishRecent(g *pendingGroup, ok bool) {
-	w.recent.mu.Lock()
-	defer w.recent.mu.Unlock()
-	if !ok {
-		w.recent.clearLocked()
+func (t *keyTable) rotate(seq uint64) {
+	dropped := t.old
+	t.old = t.cur
+	t.nextGen++
+	// Made as large as the last one grew, so filling it does not rehash it
+	// again and again.
+	t.cur = keyGen{id: t.nextGen, m: make(map[string]*keyState, len(t.old.m))}
+	if dropped.pending > 0 {
+		for k, e := range dropped.m {
+			if e.g != nil && e.gen == dropped.id {
+				t.cur.m[k] = e
+				e.gen = t.cur.id
+				t.cur.pending++
+			}
+		}
 	}
-	for _, k := range g.keys {
-		v, found := w.overlay[k]
-		if !found || v.g != g {
+	// The dropped generation held writes of commits up to the last
+	// rotation; the one now older those up to seq (seq included: it may
+	// have recorded keys before this rotation).
+	t.floor, t.rotated = t.rotated, seq
+}
+
+// publish marks the entries of g written now that g is in the store, or,
+// when its write failed, forgets every written version. REQUIRES: the
+// Writer's mu and t.mu held.
+func (t *keyTable) publish(g *pendingGroup, ok bool) {
+	if !ok {
+		t.epoch.Add(1)
+	}
+	for _, e := range g.entries {
+		if e.g != g {
 			continue // a later pending commit wrote the key again
 		}
-		delete(w.overlay, k)
+		*t.pendingOf(e.gen)--
+		e.g = nil
 		if ok {
-			w.recent.putLocked(k, v.key, v.val)
+			e.epoch = t.epoch.Load()
 		}
 	}
 }
 
-// RecentHits is the number of current versions found in the cache of
-// recently committed versions instead of the store.
-func (w *Writer) RecentHits() int64 {
-	w.recent.mu.Lock()
-	defer w.recent.mu.Unlock()
-	return w.recent.hits
+// forget makes every written version unknown: the store changed in ways
+// the table does not follow.
+func (t *keyTable) forget() {
+	t.mu.Lock()
+	t.epoch.Add(1)
+	t.mu.Unlock()
 }
+
+// publishRecent marks the versions of g written now that g is in the
+// store (when its write succeeded). REQUIRES: w.mu held.
+func (w *Writer) publishRecent(g *pendingGroup, ok bool) {
+	w.keys.mu.Lock()
+	w.keys.publish(g, ok)
+	w.keys.mu.Unlock()
+}
+
+// RecentHits is the number of current versions found in the key table
+// instead of the store.
+func (w *Writer) RecentHits() int64 { return w.keys.hits.Load() }

@@ -2,6 +2,7 @@ package upsert
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,5 +151,63 @@ func TestRecentVersionsRotate(t *testing.T) {
 	}
 	if h := w.RecentHits(); h != 5*60 {
 		t.Errorf("cache hits %d, want %d: one per second write, none a round later (the cache rotated)", h, 5*60)
+	}
+}
+
+// TestStaleResolution resolves a key outside the serial section, lets
+// other commits write it before the resolution enters the serial section,
+// and checks the serial section resolves it again: the key keeps one
+// version, the newest. With a key table of one key per generation the
+// other commits' entry is dropped by later writes before the resolution
+// enters, and the table's floor must still make it stale.
+func TestStaleResolution(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		genKeys  int
+		between  [][]int64 // keys of the commits between resolution and serial section
+		wantKept int64
+	}{
+		{"written again", 1 << 16, [][]int64{{1}}, 0},
+		{"written again, entry dropped", 1, [][]int64{{1}, {2}, {3}, {4}}, 0},
+		{"other keys written", 1 << 16, [][]int64{{2}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := lastWriteKeys
+			lastWriteKeys = tc.genKeys
+			defer func() { lastWriteKeys = old }()
+			w, _ := newTestWriter(t, t.TempDir())
+			rc := catalog.NewRowCodec(mowTable())
+			if _, err := w.Commit(Rows{Codec: rc, Rows: kv(1, 1, 2, 3, 4)}); err != nil {
+				t.Fatal(err)
+			}
+			var set encodedRows
+			for _, row := range kv(9, 1) {
+				set.add(rc, row, nil)
+			}
+			pre := w.preResolve(rc, &set, nil)
+			if pre == nil || len(pre.keys) != 1 || !pre.keys[0].ok {
+				t.Fatalf("preResolve = %+v, want one resolved key", pre)
+			}
+			for i, ks := range tc.between {
+				if _, err := w.Commit(Rows{Codec: rc, Rows: kv(int64(2+i), ks...)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			k0, _ := w.PreResolved()
+			_, _, g, leader, err := w.enter(rc, &set, nil, nil, pre)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.await(g, leader); err != nil {
+				t.Fatal(err)
+			}
+			if k1, _ := w.PreResolved(); k1-k0 != tc.wantKept {
+				t.Errorf("kept %d keys resolved outside the serial section, want %d", k1-k0, tc.wantKept)
+			}
+			got := stored(t, w, rc)
+			if !strings.HasPrefix(got, "1=9 ") || strings.Count(got, "1=") != 1 {
+				t.Errorf("stored %q: key 1 must hold one version, 9", got)
+			}
+		})
 	}
 }

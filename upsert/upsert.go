@@ -40,24 +40,24 @@ type Writer struct {
 	ids       autoInc // AUTO_INCREMENT allocator
 	// Group commit (group.go), under mu: the group taking commits, the
 	// groups not yet in the store in TSO order (the open one last), whether
-	// one is writing, the newest pending version of the keys they wrote.
+	// one is writing.
 	open    *pendingGroup
 	queue   []*pendingGroup
 	writing bool
-	overlay map[string]pendingVersion
 	failed  atomic.Pointer[error] // a group write failed: the store stopped
 	groups  atomic.Int64          // group writes so far
 	// grouped counts the commits the group writes carried (failed ones
 	// included), so grouped/groups is the mean group size.
 	grouped atomic.Int64
 	// Resolution outside the serial section (preresolve.go): the commit
-	// sequence, the keys each commit wrote, what the store holds.
-	seq                     uint64 // under mu: the last commit's number
-	applied, external       atomic.Uint64
-	lastWrite, lastWriteOld map[string]uint64 // under mu
-	lwFloor, lwRotated      uint64            // under mu
-	preKept, preRedone      atomic.Int64      // keys resolved outside the serial section: kept, redone
-	recent                  recentVersions    // versions of written groups (recent.go)
+	// sequence, what the store holds.
+	seq                uint64 // under mu: the last commit's number
+	applied, external  atomic.Uint64
+	preKept, preRedone atomic.Int64 // keys resolved outside the serial section: kept, redone
+	// keys holds per key grouped commits wrote its pending version, the
+	// last commit that wrote it and the version the store holds
+	// (recent.go).
+	keys keyTable
 
 	// binlogWritten counts the change records of durable commits; built
 	// is the count of the last build (REQUIRES: mu).
@@ -337,15 +337,19 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 	i := 0
 	err = eachKey(ents, func(prefix []byte, vals, masks [][]byte) error {
 		defer func() { i++ }()
-		if pre != nil && pre.keys[i].ok && !w.stale(pre, prefix) {
+		var e *keyState // the key's entry: one lookup per key
+		if g.w != nil {
+			e = w.keys.lookup(prefix)
+		}
+		if pre != nil && pre.keys[i].ok && !w.stale(pre, e) {
 			w.preKept.Add(1)
 			k := pre.keys[i]
-			return g.emit(prefix, k.oldVal, k.oldKey, k.val)
+			return g.emit(prefix, e, k.oldVal, k.oldKey, k.val)
 		}
 		if pre != nil {
 			w.preRedone.Add(1)
 		}
-		return g.add(prefix, vals, masks)
+		return g.addKey(prefix, e, vals, masks)
 	})
 	if err != nil {
 		return 0, nil, err
