@@ -32,7 +32,9 @@ func TestCompareColumnConstant(t *testing.T) {
 			}
 			return types.NewDecimal(types.FromInt64(r.Int64N(20)-10), 2)
 		}, []types.Value{types.NewDecimal(types.FromInt64(-3), 2), types.NewDecimal(types.Int128{Hi: 1}, 2)}},
-		{tVarchar, func() types.Value { return types.NewString(types.Varchar, []string{"", "a", "ab", "b", "MAIL"}[r.IntN(5)]) },
+		{tVarchar, func() types.Value {
+			return types.NewString(types.Varchar, []string{"", "a", "ab", "b", "MAIL"}[r.IntN(5)])
+		},
 			[]types.Value{types.NewString(types.Varchar, "ab")}},
 		{tDouble, func() types.Value { return types.NewFloat(types.Double, float64(r.IntN(5))-2) },
 			[]types.Value{types.NewFloat(types.Double, 0.5)}},
