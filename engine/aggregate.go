@@ -21,8 +21,10 @@ type aggPlan struct {
 }
 
 type aggCall struct {
-	key  string
-	fn   expr.AggFunc
+	key string
+	fn  expr.AggFunc
+	// one, when set, is fn taking its one argument by value.
+	one  expr.AggFunc1
 	typ  types.Type
 	args []expr.Compiled
 	// grouping, for GROUPING(x) and GROUPING_ID(x, ...) (fn is nil), are
@@ -152,7 +154,8 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		if err != nil {
 			return 0, types.Type{}, err
 		}
-		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, typ: typ, args: args})
+		one, _ := expr.One(fn, len(args))
+		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, one: one, typ: typ, args: args})
 		return len(ap.groups) + len(ap.aggs) - 1, typ, nil
 	}
 	post.Window = s.windowBinder(p, post, s.evalContext())
@@ -293,6 +296,16 @@ func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([
 func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[]types.Value) error {
 	for i, a := range ap.aggs {
 		if a.fn == nil {
+			continue
+		}
+		if a.one != nil {
+			v, err := a.args[0].Eval(row, ctx)
+			if err != nil {
+				return err
+			}
+			if err := a.one.Add1(g.states[i], v); err != nil {
+				return err
+			}
 			continue
 		}
 		args := (*argBuf)[:0]
