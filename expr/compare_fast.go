@@ -33,6 +33,9 @@ const (
 // newCompare returns the node of l op r ordered by order.
 func newCompare(l, r Compiled, op cmpOp, order func(a, b types.Value) int) Compiled {
 	n := cmpNode{l: l, r: r, op: op, cmp: order}
+	if cc := newCmpColCol(n); cc != nil {
+		return cc
+	}
 	col, ok1 := l.(*colNode)
 	k, ok2 := r.(*constNode)
 	if !ok1 || !ok2 {
@@ -106,4 +109,32 @@ func cmpResult(op cmpOp, c int) bool {
 		return c > 0
 	}
 	return c >= 0
+}
+
+// cmpColCol compares two columns of the same date-like kind, or two
+// integer columns (l_commitdate < l_receiptdate), by I in place.
+type cmpColCol struct {
+	cmpNode
+	li, ri int
+}
+
+func newCmpColCol(n cmpNode) *cmpColCol {
+	l, ok1 := n.l.(*colNode)
+	r, ok2 := n.r.(*colNode)
+	if !ok1 || !ok2 || n.op == opNullSafeEq {
+		return nil
+	}
+	lk, rk := l.t.Kind, r.t.Kind
+	if !(isSmallInt(lk) && isSmallInt(rk)) && !(lk == rk && isDateLike(lk)) {
+		return nil
+	}
+	return &cmpColCol{cmpNode: n, li: l.idx, ri: r.idx}
+}
+
+func (n *cmpColCol) Eval(row []types.Value, _ *Context) (types.Value, error) {
+	a, b := &row[n.li], &row[n.ri]
+	if a.Kind == types.Null || b.Kind == types.Null {
+		return types.NullValue, nil
+	}
+	return types.NewBool(cmpResult(n.op, cmp.Compare(a.I, b.I))), nil
 }

@@ -17,10 +17,10 @@ import (
 
 // BenchmarkStoredQueries runs TPC-H queries in process against a loadgw
 // data directory that already holds the tables (a `tpchbench --keep` run
-// leaves one at <work>/loadgw/data), so a CPU profile shows only the
+// leaves one at <work>/loadgw-data), so a CPU profile shows only the
 // queries:
 //
-//	TPCH_STORE=/tmp/w/loadgw/data TPCH_QUERIES=1,6 go test ./tpch -run '^$' \
+//	TPCH_STORE=/tmp/w/loadgw-data TPCH_QUERIES=1,6 go test ./tpch -run '^$' \
 //	    -bench StoredQueries -benchtime 3x -cpuprofile /tmp/q.prof
 //
 // TPCH_ANSWERS, when set, is a directory of PostgreSQL answers
