@@ -150,8 +150,18 @@ func rangeConst(e expr.Expr, ctx *expr.Context) (types.Value, bool) {
 
 // rangeKeyValue is v as a key value of a column of type t when comparing
 // the column with v orders exactly as the key encoding does: integers that
-// fit the column, DATE against DATE, DATETIME against DATETIME.
+// fit the column, DATE against DATE, DATETIME against DATETIME, a string
+// the binder casts to the date column's type.
 func rangeKeyValue(v types.Value, t types.Type) (types.Value, bool) {
+	if (v.Kind == types.Char || v.Kind == types.Varchar || v.Kind == types.String) && (t.Kind == types.Date || t.Kind == types.DateTime) {
+		// The binder compares a string constant with a date column as
+		// the constant cast to the column's type (expr literalTo).
+		c, err := types.Cast(v, t, nil)
+		if err != nil {
+			return types.Value{}, false
+		}
+		v = c
+	}
 	switch {
 	case t.Kind == types.Date && v.Kind == types.Date:
 		return v, true
