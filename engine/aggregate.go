@@ -24,7 +24,10 @@ type aggCall struct {
 	key string
 	fn  expr.AggFunc
 	// one, when set, is fn taking its one argument by value.
-	one  expr.AggFunc1
+	one expr.AggFunc1
+	// slot, when one is set and the argument is a column, is its row
+	// slot (read in place); -1 otherwise.
+	slot int
 	typ  types.Type
 	args []expr.Compiled
 	// grouping, for GROUPING(x) and GROUPING_ID(x, ...) (fn is nil), are
@@ -155,7 +158,13 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 			return 0, types.Type{}, err
 		}
 		one, _ := expr.One(fn, len(args))
-		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, one: one, typ: typ, args: args})
+		slot := -1
+		if one != nil {
+			if i, ok := expr.SlotOf(args[0]); ok {
+				slot = i
+			}
+		}
+		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, one: one, slot: slot, typ: typ, args: args})
 		return len(ap.groups) + len(ap.aggs) - 1, typ, nil
 	}
 	post.Window = s.windowBinder(p, post, s.evalContext())
@@ -296,6 +305,12 @@ func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([
 func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[]types.Value) error {
 	for i, a := range ap.aggs {
 		if a.fn == nil {
+			continue
+		}
+		if a.slot >= 0 {
+			if err := a.one.Add1(g.states[i], row[a.slot]); err != nil {
+				return err
+			}
 			continue
 		}
 		if a.one != nil {

@@ -66,3 +66,12 @@ func (a *extremeAgg) Add1(st AggState, v types.Value) error {
 	}
 	return nil
 }
+
+// SlotOf reports the row slot c reads when c is a plain column
+// reference, so a caller on a hot path can read the slot in place.
+func SlotOf(c Compiled) (int, bool) {
+	if n, ok := c.(*colNode); ok {
+		return n.idx, true
+	}
+	return 0, false
+}
