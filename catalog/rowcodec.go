@@ -157,21 +157,40 @@ func (rc *RowCodec) DecodeValue(val []byte, row []types.Value, scratch []types.V
 // Projection is the set of columns a reader needs, prepared per schema
 // version. It is immutable and built once per statement.
 type Projection struct {
-	need []bool
-	skip map[uint32][]bool // per version: stored values to step over
+	need  []bool
+	plans map[uint32]*projPlan // per schema version
+}
+
+// projPlan is how a Projection decodes the rows of one schema version:
+// stored value j goes to column to[j] (-1: stepped over), and decoding
+// stops after value last.
+type projPlan struct {
+	to   []int32
+	last int
 }
 
 // NewProjection prepares reading only the columns with need[col] set.
 func (rc *RowCodec) NewProjection(need []bool) *Projection {
-	p := &Projection{need: need, skip: map[uint32][]bool{}}
+	p := &Projection{need: need, plans: map[uint32]*projPlan{}}
 	for ver, vl := range rc.versions {
-		skip := make([]bool, len(vl.types))
+		pl := &projPlan{to: make([]int32, len(vl.types)), last: -1}
 		for j, col := range vl.target {
-			skip[j] = col < 0 || !need[col]
+			pl.to[j] = -1
+			if col >= 0 && need[col] {
+				pl.to[j], pl.last = int32(col), j
+			}
 		}
-		p.skip[ver] = skip
+		p.plans[ver] = pl
 	}
 	return p
+}
+
+// plan is the decoding plan of schema version ver, nil without one.
+func (p *Projection) plan(ver uint32) *projPlan {
+	if p == nil {
+		return nil
+	}
+	return p.plans[ver]
 }
 
 // DecodeValueMask is DecodeValue that fills only the columns of proj (all
@@ -185,15 +204,27 @@ func (rc *RowCodec) DecodeValueMask(val []byte, row []types.Value, scratch []typ
 	if vl == nil {
 		return scratch, fmt.Errorf("row of unknown schema version %d in table %s", ver, rc.t.Name)
 	}
+	var need []bool
+	if proj != nil {
+		need = proj.need
+	}
+	if pl := proj.plan(ver); pl != nil {
+		// Straight into the row, only as far as the last column read.
+		if err := storage.DecodeRowTo(body, vl.types, row, pl.to, pl.last); err != nil {
+			return scratch, err
+		}
+		for _, p := range vl.absent {
+			if need[p] {
+				row[p] = fill(p)
+			}
+		}
+		return scratch, nil
+	}
 	if cap(scratch) < len(vl.types) {
 		scratch = make([]types.Value, len(vl.types))
 	}
 	scratch = scratch[:len(vl.types)]
-	var skip, need []bool
-	if proj != nil {
-		skip, need = proj.skip[ver], proj.need
-	}
-	if err := storage.DecodeRowMask(body, vl.types, scratch, skip); err != nil {
+	if err := storage.DecodeRowMask(body, vl.types, scratch, nil); err != nil {
 		return scratch, err
 	}
 	for j, p := range vl.target {

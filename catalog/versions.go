@@ -26,7 +26,15 @@ type Versions struct {
 // starts with prefix, read from r: rc.Prefix() for every row, a longer
 // prefix for the rows with given leading key columns. Close it when done.
 func (rc *RowCodec) Versions(r storage.Reader, prefix []byte) (*Versions, error) {
-	it, err := r.NewIter(prefix, storage.PrefixEnd(prefix))
+	return rc.VersionsIn(r, prefix, storage.PrefixEnd(prefix))
+}
+
+// VersionsIn is Versions over the keys in [lo, hi): a key range cut at
+// key column boundaries (both bounds a table prefix followed by whole
+// encoded key columns, or hi that prefix's PrefixEnd), so the versions of
+// one key are never split.
+func (rc *RowCodec) VersionsIn(r storage.Reader, lo, hi []byte) (*Versions, error) {
+	it, err := r.NewIter(lo, hi)
 	if err != nil {
 		return nil, err
 	}

@@ -21,8 +21,13 @@ type aggPlan struct {
 }
 
 type aggCall struct {
-	key  string
-	fn   expr.AggFunc
+	key string
+	fn  expr.AggFunc
+	// one, when set, is fn taking its one argument by value.
+	one expr.AggFunc1
+	// slot, when one is set and the argument is a column, is its row
+	// slot (read in place); -1 otherwise.
+	slot int
 	typ  types.Type
 	args []expr.Compiled
 	// grouping, for GROUPING(x) and GROUPING_ID(x, ...) (fn is nil), are
@@ -155,7 +160,14 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		if err != nil {
 			return 0, types.Type{}, err
 		}
-		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, typ: typ, args: args})
+		one, _ := expr.One(fn, len(args))
+		slot := -1
+		if one != nil {
+			if i, ok := expr.SlotOf(args[0]); ok {
+				slot = i
+			}
+		}
+		ap.aggs = append(ap.aggs, &aggCall{key: key, fn: fn, one: one, slot: slot, typ: typ, args: args})
 		return len(ap.groups) + len(ap.aggs) - 1, typ, nil
 	}
 	post.Window = s.windowBinder(p, post, s.evalContext())
@@ -296,6 +308,22 @@ func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([
 func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[]types.Value) error {
 	for i, a := range ap.aggs {
 		if a.fn == nil {
+			continue
+		}
+		if a.slot >= 0 {
+			if err := a.one.Add1(g.states[i], row[a.slot]); err != nil {
+				return err
+			}
+			continue
+		}
+		if a.one != nil {
+			v, err := a.args[0].Eval(row, ctx)
+			if err != nil {
+				return err
+			}
+			if err := a.one.Add1(g.states[i], v); err != nil {
+				return err
+			}
 			continue
 		}
 		args := (*argBuf)[:0]

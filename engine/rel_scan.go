@@ -19,6 +19,7 @@ type scanNode struct {
 	columns []expr.Column
 	need    []bool
 	prefix  []byte
+	span    *keySpan // when set, the key range read (narrower than prefix)
 	filter  expr.Compiled
 	texts   []string // pushed conjuncts, for EXPLAIN
 	// where is the conjunction of the pushed conjuncts before binding; the
@@ -61,10 +62,14 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	if prefix == nil {
 		prefix = sc.rc.Prefix()
 	}
-	if n.filter == nil {
-		return sc.scan(prefix, fn)
+	lo, hi := prefix, storage.PrefixEnd(prefix)
+	if n.span != nil {
+		lo, hi = n.span.lo, n.span.hi
 	}
-	return sc.scan(prefix, func(row []types.Value) (bool, error) {
+	if n.filter == nil {
+		return sc.scanIn(lo, hi, fn)
+	}
+	return sc.scanIn(lo, hi, func(row []types.Value) (bool, error) {
 		ok, err := x.truth(n.filter, row)
 		if err != nil || !ok {
 			return err == nil, err
@@ -78,7 +83,9 @@ func (n *scanNode) explain(verbose bool) (string, []relNode) {
 	if n.alias != "" && !strings.EqualFold(n.alias, n.t.Name) {
 		s += " AS " + n.alias
 	}
-	if n.prefix != nil {
+	if n.span != nil {
+		s += " (key range)"
+	} else if n.prefix != nil {
 		s += " (key prefix)"
 	}
 	if len(n.texts) > 0 {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -59,7 +60,16 @@ func (sc *scanner) project(need []bool) {
 // scan calls fn for each visible row whose encoded key starts with prefix
 // (the table prefix for a full scan). The row slice is reused between calls.
 func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error)) error {
-	vs, err := sc.rc.Versions(sc.r, prefix)
+	return sc.scanIn(prefix, storage.PrefixEnd(prefix), fn)
+}
+
+// scanIn is scan over the keys in [lo, hi) (see catalog.RowCodec.VersionsIn);
+// an empty range reads nothing.
+func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error)) error {
+	if hi != nil && bytes.Compare(lo, hi) >= 0 {
+		return nil
+	}
+	vs, err := sc.rc.VersionsIn(sc.r, lo, hi)
 	if err != nil {
 		return err
 	}

@@ -161,6 +161,16 @@ func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, sco
 // keyPrefix finds equality conjuncts on a leading run of key columns and
 // returns the key prefix that holds every row they can match, or nil.
 func (s *Session) keyPrefix(t *catalog.Table, where expr.Expr, ctx *expr.Context) []byte {
+	prefix, n := s.keyEqPrefix(t, where, ctx)
+	if n == 0 {
+		return nil
+	}
+	return prefix
+}
+
+// keyEqPrefix is keyPrefix that returns the table prefix when no key
+// column is fixed, and the number n of key columns the prefix fixes.
+func (s *Session) keyEqPrefix(t *catalog.Table, where expr.Expr, ctx *expr.Context) ([]byte, int) {
 	eq := map[int]types.Value{}
 	for _, c := range conjuncts(where, nil) {
 		b, ok := c.(*expr.Binary)
@@ -200,10 +210,7 @@ func (s *Session) keyPrefix(t *catalog.Table, where expr.Expr, ctx *expr.Context
 		prefix = storage.AppendKey(prefix, v, c.Type)
 		n++
 	}
-	if n == 0 {
-		return nil
-	}
-	return prefix
+	return prefix, n
 }
 
 func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr { return operands(e, "AND", out) }

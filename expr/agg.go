@@ -143,6 +143,10 @@ func (a *sumAgg) Add(st AggState, args []types.Value) error {
 		x, _ := types.UnscaledOf(v)
 		s.l, _ = s.l.Add(x) // wraps like C++ __int128
 	case types.Decimal:
+		if v.Kind == types.Decimal && v.Scale == a.t.Scale {
+			s.d, _ = s.d.Add(types.Int128Of(v)) // wraps
+			break
+		}
 		s.d, _ = s.d.Add(decimalTerm(v, int(a.t.Scale))) // wraps
 	default:
 		s.f += asFloat(v)

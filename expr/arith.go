@@ -28,6 +28,9 @@ func bindArith(e *Binary, l, r Compiled) (Compiled, error) {
 	if fn == nil {
 		return nil, errorf("unsupported operator %s", e.Op)
 	}
+	if resT.Kind == types.Decimal && (e.Op == "+" || e.Op == "-" || e.Op == "*") {
+		return newDecimalArith(e.Op, l, r, resT, fn), nil
+	}
 	return &binaryNode{l: l, r: r, t: resT, fn: fn}, nil
 }
 

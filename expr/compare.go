@@ -78,7 +78,7 @@ func compareOp(op string, l, r Compiled, src Expr) (Compiled, error) {
 		return nil, err
 	}
 	l, r, order := comparer(ct, l, r)
-	return &cmpNode{l: l, r: r, op: cmpOps[op], cmp: order}, nil
+	return newCompare(l, r, cmpOps[op], order), nil
 }
 
 // compareSides converts a string literal on either side of the comparison

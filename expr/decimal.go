@@ -32,6 +32,9 @@ func decimalFn(op string, t types.Type) binFn {
 	}
 	s := int(t.Scale)
 	return func(a, b types.Value, _ *Context) (types.Value, error) {
+		if r, ok := decimal64(sym, a, b, s); ok && fits64(r, int(t.Precision)) {
+			return types.Value{Kind: types.Decimal, Scale: int8(s), I: r, Hi: r >> 63}, nil
+		}
 		x, sx := types.UnscaledOf(a)
 		y, sy := types.UnscaledOf(b)
 		if (sym == '/' || sym == '%') && y.IsZero() {

@@ -78,7 +78,7 @@ func (b *binder) bindIn(e *In) (Compiled, error) {
 	for i := range list {
 		list[i], _, _ = comparer(ct, list[i], list[i])
 	}
-	return &inNode{x: x, list: list, cmp: cmp, not: e.Not}, nil
+	return newIn(&inNode{x: x, list: list, cmp: cmp, not: e.Not}), nil
 }
 
 func (b *binder) bindBetween(e *Between) (Compiled, error) {
