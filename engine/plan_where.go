@@ -245,6 +245,9 @@ func refNames(q *sql.Select, names map[string]bool) {
 			switch e := e.(type) {
 			case *expr.ColumnRef:
 				names[strings.ToLower(e.Name)] = true
+				if e.Table != "" { // s.f may read field f of a STRUCT column s
+					names[strings.ToLower(e.Table)] = true
+				}
 			case *expr.Subquery:
 				refNames(e.Query.(*sql.Select), names)
 			}

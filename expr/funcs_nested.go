@@ -278,3 +278,17 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// structDeref binds s.f, where no table is named s but a STRUCT column is,
+// as struct_element(s, 'f') (Doris's UnboundSlot with name parts [s, f]).
+func (b *binder) structDeref(e *ColumnRef) (Compiled, bool) {
+	if e.Table == "" || b.scope == nil {
+		return nil, false
+	}
+	idx, t, err := b.scope.lookup(&ColumnRef{P: e.P, Name: e.Table})
+	if err != nil || t.Kind != types.Struct || t.StructFieldIndex(e.Name) < 0 {
+		return nil, false
+	}
+	c, err := bindStructElement("struct_element", []Compiled{&colNode{idx: idx, t: t}, &constNode{v: types.NewString(types.Varchar, e.Name), t: tVarchar}})
+	return c, err == nil
+}
