@@ -137,7 +137,7 @@ func bindNamedStruct(name string, args []Compiled) (Compiled, error) {
 		if k := args[i+1].Type().Kind; k == types.JSON || k == types.Variant {
 			return nil, errorf("named_struct does not support jsonb/variant type")
 		}
-		fs = append(fs, types.StructField{Name: c.v.S, Type: args[i+1].Type()})
+		fs = append(fs, types.StructField{Name: low, Type: args[i+1].Type()}) // Doris's StructField lower-cases
 		vals = append(vals, args[i+1])
 	}
 	return structNode(name, vals, fs), nil
