@@ -246,6 +246,9 @@ func refNames(q *sql.Select, names map[string]bool) {
 			switch e := e.(type) {
 			case *expr.ColumnRef:
 				names[strings.ToLower(e.Name)] = true
+				if e.Table != "" { // s.f may read field f of a STRUCT column s
+					names[strings.ToLower(e.Table)] = true
+				}
 			case *expr.Subquery:
 				sub := e.Query.(*sql.Select)
 				if e.Op == "EXISTS" {

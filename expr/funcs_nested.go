@@ -137,7 +137,7 @@ func bindNamedStruct(name string, args []Compiled) (Compiled, error) {
 		if k := args[i+1].Type().Kind; k == types.JSON || k == types.Variant {
 			return nil, errorf("named_struct does not support jsonb/variant type")
 		}
-		fs = append(fs, types.StructField{Name: c.v.S, Type: args[i+1].Type()})
+		fs = append(fs, types.StructField{Name: low, Type: args[i+1].Type()}) // Doris's StructField lower-cases
 		vals = append(vals, args[i+1])
 	}
 	return structNode(name, vals, fs), nil
@@ -277,4 +277,18 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// structDeref binds s.f, where no table is named s but a STRUCT column is,
+// as struct_element(s, 'f') (Doris's UnboundSlot with name parts [s, f]).
+func (b *binder) structDeref(e *ColumnRef) (Compiled, bool) {
+	if e.Table == "" || b.scope == nil {
+		return nil, false
+	}
+	idx, t, err := b.scope.lookup(&ColumnRef{P: e.P, Name: e.Table})
+	if err != nil || t.Kind != types.Struct || t.StructFieldIndex(e.Name) < 0 {
+		return nil, false
+	}
+	c, err := bindStructElement("struct_element", []Compiled{&colNode{idx: idx, t: t}, &constNode{v: types.NewString(types.Varchar, e.Name), t: tVarchar}})
+	return c, err == nil
 }

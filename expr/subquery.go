@@ -41,6 +41,9 @@ func (b *binder) bindColumn(e *ColumnRef) (Compiled, error) {
 	if err == nil {
 		return &colNode{idx: idx, t: t}, nil
 	}
+	if c, ok := b.structDeref(e); ok {
+		return c, nil
+	}
 	if _, unknown := err.(*Error); unknown && b.scope.Outer != nil {
 		c, ok, oerr := b.scope.Outer(e)
 		if oerr != nil {

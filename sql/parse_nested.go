@@ -35,7 +35,8 @@ func (p *parser) nestedType() types.Type {
 	default:
 		var fs []types.StructField
 		for {
-			f := types.StructField{Name: p.ident()}
+			// Doris's StructField lower-cases its name.
+			f := types.StructField{Name: strings.ToLower(p.ident())}
 			p.expectOp(":")
 			f.Type = p.innerType()
 			if c := p.optComment(); c != nil {

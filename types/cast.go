@@ -326,6 +326,8 @@ func castToJSON(v Value, loc *time.Location) (Value, error) {
 		return Value{Kind: JSON, S: jsonNumber(v)}, nil
 	case Date, DateTime, TimestampTZ:
 		return Value{Kind: JSON, S: strconv.Quote(Format(v, loc))}, nil
+	case Array, Map, Struct:
+		return nestedToJSON(v, loc)
 	}
 	return NullValue, unsupportedCast(v, Simple(JSON))
 }

@@ -136,6 +136,9 @@ func runParse(t *testing.T, d *datadriven.TestData, line string) string {
 	if err != nil {
 		return errText(err)
 	}
+	if IsNested(typ.Kind) {
+		checkNestedRoundTrip(t, v, typ)
+	}
 	return show(v, ftz)
 }
 
@@ -376,4 +379,21 @@ func runCivil(t *testing.T, line string) string {
 	}
 	t.Fatalf("unknown civil fn %q", fn)
 	return ""
+}
+
+// checkNestedRoundTrip checks that a nested value reads back from its
+// printed form and survives storage's body-only encoding.
+func checkNestedRoundTrip(t *testing.T, v Value, typ Type) {
+	t.Helper()
+	if v.IsNull() {
+		return
+	}
+	again, err := ParseValue(Format(v, time.UTC), typ, time.UTC)
+	if err != nil || again.S != v.S {
+		t.Fatalf("%s does not read back: %v", Format(v, time.UTC), err)
+	}
+	body, ok := Body(v, typ)
+	if !ok || FromBody(typ, []byte(body)).S != v.S {
+		t.Fatalf("%s does not survive Body/FromBody", Format(v, time.UTC))
+	}
 }

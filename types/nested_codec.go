@@ -156,16 +156,21 @@ const maxSigCache = 4096
 // the body after it.
 func typeOfSig(s string) (Type, string, error) {
 	r := reader{s: s}
-	t := readSig(&r, 0)
+	skipSig(&r, 0)
 	if r.err {
 		return Type{}, "", errCorruptNested
 	}
-	sig := s[:len(s)-len(r.s)]
+	sig, body := s[:len(s)-len(r.s)], r.s
 	sigCache.RLock()
 	ct, ok := sigCache.m[sig]
 	sigCache.RUnlock()
 	if ok {
-		return ct, r.s, nil
+		return ct, body, nil
+	}
+	r = reader{s: sig}
+	t := readSig(&r, 0)
+	if r.err {
+		return Type{}, "", errCorruptNested
 	}
 	sigCache.Lock()
 	if sigCache.m == nil {
@@ -175,7 +180,36 @@ func typeOfSig(s string) (Type, string, error) {
 		sigCache.m[sig] = t
 	}
 	sigCache.Unlock()
-	return t, r.s, nil
+	return t, body, nil
+}
+
+// skipSig steps over a signature without building its type.
+func skipSig(r *reader, depth int) {
+	if depth > MaxNestingDepth+1 {
+		r.err = true
+		return
+	}
+	switch Kind(r.byte()) {
+	case Char, Varchar:
+		r.uvarint()
+	case Decimal:
+		r.take(2)
+	case DateTime, TimestampTZ:
+		r.byte()
+	case Array:
+		r.byte()
+		skipSig(r, depth+1)
+	case Map:
+		skipSig(r, depth+1)
+		skipSig(r, depth+1)
+	case Struct:
+		n := r.uvarint()
+		for i := uint64(0); i < n && !r.err; i++ {
+			r.take(r.uvarint())
+			r.byte()
+			skipSig(r, depth+1)
+		}
+	}
 }
 
 var errCorruptNested = newError(ErrInvalidValue, "corrupt nested value")

@@ -127,7 +127,9 @@ func parseStructText(s string, t Type, loc *time.Location, depth int) (Value, er
 		return NullValue, err
 	}
 	if len(items) > len(fs) {
-		return NullValue, invalidValue("Actual struct field number is more than schema field number %d.", len(items))
+		// Doris's text passes the field position first, which is then
+		// the schema's field count.
+		return NullValue, invalidValue("Actual struct field number is more than schema field number %d.", len(fs))
 	}
 	for i, it := range items {
 		kv, err := splitItems(it, ':', 2)

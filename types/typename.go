@@ -215,6 +215,9 @@ func parseLenType(k Kind, label string, def, max int, args []int) (Type, error) 
 // "decimal(10, 2)" or "datetime(6)", with ParseType's rules.
 func ParseTypeString(s string) (Type, error) {
 	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '<'); i > 0 {
+		return parseNestedTypeString(s)
+	}
 	open := strings.IndexByte(s, '(')
 	if open < 0 {
 		return ParseType(s, nil)

@@ -96,7 +96,7 @@ func (m *modelTable) commit(w *upsert.Writer, txnID int64, l mload) (upsert.Resu
 		row := make([]types.Value, len(m.t.Columns))
 		row[m.ck] = types.NewInt(types.BigInt, l.keys[i])
 		if r.a != nil {
-			row[m.ca] = types.NewInt(types.BigInt, *r.a)
+			row[m.ca] = aValue(*r.a)
 		}
 		row[m.cb] = types.NewString(types.Varchar, *r.b)
 		row[m.cc] = types.NewInt(types.BigInt, r.c)

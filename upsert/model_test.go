@@ -15,7 +15,9 @@ import (
 	"loadgw/upsert"
 )
 
-// mrow is a row of the model: k, a, b, c, seq; a nil pointer is NULL.
+// mrow is a row of the model: k, a, b, c, seq; a nil pointer is NULL. Column
+// a is an ARRAY<BIGINT> holding [a, -a], so nested values go through every
+// path of the model (partial rows, sequence, spill).
 type mrow struct {
 	a    *int64
 	b    *string
@@ -33,7 +35,13 @@ func (s *testStore) newModelTable(props map[string]string) *catalog.Table {
 	c := column("c", typ(types.BigInt))
 	c.Nullable, c.Default = false, &catalog.Default{Kind: catalog.DefaultLiteral, Text: "0"}
 	return s.newTable("t", catalog.UniqueKeys, 1, props,
-		column("k", typ(types.BigInt)), column("a", typ(types.BigInt)), b, c, column("seq", typ(types.BigInt)))
+		column("k", typ(types.BigInt)), column("a", types.ArrayOf(typ(types.BigInt), false)), b, c, column("seq", typ(types.BigInt)))
+}
+
+// aValue is the value of column a for model value v: [v, -v].
+func aValue(v int64) types.Value {
+	t := types.ArrayOf(typ(types.BigInt), false)
+	return types.Nested{Type: t, Elems: []types.Value{types.NewInt(types.BigInt, v), types.NewInt(types.BigInt, -v)}}.Encode()
 }
 
 // drawFlexibleHave draws the columns a flexible partial row provides: a
@@ -72,7 +80,11 @@ func (r mrow) String() string {
 	if r.b != nil {
 		b = *r.b
 	}
-	return fmt.Sprintf("%s|%s|%d|%s", f(r.a), b, r.c, f(r.seq))
+	a := "NULL"
+	if r.a != nil {
+		a = fmt.Sprintf("[%d, %d]", *r.a, -*r.a)
+	}
+	return fmt.Sprintf("%s|%s|%d|%s", a, b, r.c, f(r.seq))
 }
 
 func cmpSeq(x, y *int64) int {
@@ -264,7 +276,7 @@ func TestModel(t *testing.T) {
 				row := make([]types.Value, len(tbl.Columns))
 				row[ck] = types.NewInt(types.BigInt, k)
 				if r.a != nil {
-					row[ca] = types.NewInt(types.BigInt, *r.a)
+					row[ca] = aValue(*r.a)
 				}
 				row[cb] = types.NewString(types.Varchar, *r.b)
 				row[cc] = types.NewInt(types.BigInt, r.c)
