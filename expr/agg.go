@@ -25,6 +25,7 @@ type AggFunc interface {
 var aggArity = map[string][2]int{
 	"count": {0, -1}, "sum": {1, 1}, "avg": {1, 1}, "min": {1, 1}, "max": {1, 1},
 	"any_value": {1, 1}, "any": {1, 1}, "group_concat": {1, 2},
+	"array_agg": {1, 1}, "collect_list": {1, 2}, "collect_set": {1, 2},
 }
 
 // IsAggregate reports whether name (lower case) is an aggregate function.
@@ -81,6 +82,8 @@ func newAgg(name string, star bool, at []types.Type) (AggFunc, types.Type, error
 			t = tString
 		}
 		return groupConcatAgg{}, t, nil
+	case "array_agg", "collect_list", "collect_set":
+		return newCollectAgg(name, at)
 	}
 	return nil, types.Type{}, errorf("Can not found function '%s'", name)
 }
