@@ -147,7 +147,11 @@ func (w *Writer) recordWrites(seq uint64, written []pendingWrite) {
 // changedOutside tells resolutions outside the serial section that rows
 // changed without a commit sequence number (see the comment above).
 // It empties the cache of recently committed versions first (recent.go).
+// Both happen under the cache's lock, which publishRecent holds while it
+// checks the count and fills the cache.
 func (w *Writer) changedOutside() {
-	w.recent.clear()
+	w.recent.mu.Lock()
+	w.recent.clearLocked()
 	w.external.Add(1)
+	w.recent.mu.Unlock()
 }

@@ -87,24 +87,24 @@ func (r *recentVersions) putLocked(p string, key, val []byte) {
 	r.cur.bytes += size
 }
 
-// clear empties the cache: the store changed in ways it does not follow.
-func (r *recentVersions) clear() {
-	r.mu.Lock()
-	r.clearLocked()
-	r.mu.Unlock()
-}
-
+// clearLocked empties the cache: the store changed in ways it does not
+// follow. REQUIRES: r.mu held.
 func (r *recentVersions) clearLocked() { r.cur, r.old = recentGen{}, recentGen{} }
 
 // publishRecent moves the versions of g out of the overlay now that g is
-// in the store: into the cache when its write succeeded. REQUIRES: w.mu
+// in the store: into the cache when its write succeeded and no write
+// outside the commit sequence happened since external was read, before g's
+// write (a TTL purge, which holds no lock, may have removed versions g
+// wrote: changedOutside counts under recent.mu, so either it is seen here
+// or it empties the cache after these versions entered it). REQUIRES: w.mu
 // held.
-func (w *Writer) publishRecent(g *pendingGroup, ok bool) {
+func (w *Writer) publishRecent(g *pendingGroup, ok bool, external uint64) {
 	w.recent.mu.Lock()
 	defer w.recent.mu.Unlock()
 	if !ok {
 		w.recent.clearLocked()
 	}
+	ok = ok && w.external.Load() == external
 	for _, k := range g.keys {
 		v, found := w.overlay[k]
 		if !found || v.g != g {
