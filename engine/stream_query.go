@@ -36,11 +36,12 @@ func (p *planner) streamRef(from *sql.TableRef) *stream.Stream {
 // higher. Offsets move to it, so an idle table's stream stays at "now"
 // rather than at its last write.
 func (e *Engine) streamView() (snap *storage.Snapshot, upper, ref uint64) {
-	e.writer.Lock()
-	defer e.writer.Unlock()
-	ref = e.oracle.ReadTSO()
-	upper = max(e.writer.Published(), ref-1)
-	return e.db.NewSnapshot(), upper, ref
+	e.writer.View(func() {
+		ref = e.oracle.ReadTSO()
+		upper = max(e.writer.Published(), ref-1)
+		snap = e.db.NewSnapshot()
+	})
+	return snap, upper, ref
 }
 
 // streamsView returns the statement's snapshot, the upper bound of its

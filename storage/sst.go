@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func FinishAll(db *DB, ws ...*SSTWriter) error {
 	if err := db.checkStopped(); err != nil {
 		return err
 	}
-	if err := db.pdb.Ingest(nil, paths); err != nil {
+	if err := db.pdb.Ingest(context.Background(), paths); err != nil {
 		return fmt.Errorf("cannot ingest %d table files: %w", len(paths), db.diskFull(err))
 	}
 	return nil

@@ -123,14 +123,21 @@ func (w *Writer) write(g *pendingGroup) {
 	w.groups.Add(1)
 	w.grouped.Add(int64(len(g.batches)))
 	err := w.failed.Load()
+	// A TTL purge runs without the commit lock: one that read g's rows
+	// from the store before g is published here changed them behind the
+	// key table (publishRecent).
+	epoch := w.keys.epoch.Load()
 	if err == nil {
 		if werr := commitBatches(g.batches); werr != nil {
 			w.failed.CompareAndSwap(nil, &werr)
 			err = &werr
 		}
 	}
+	if testHookWritten != nil {
+		testHookWritten()
+	}
 	w.mu.Lock()
-	w.publishRecent(g, err == nil)
+	w.publishRecent(g, err == nil, epoch)
 	if w.queue[0] != g {
 		panic("BUG: a commit group written out of TSO order")
 	}
@@ -161,6 +168,10 @@ func (w *Writer) write(g *pendingGroup) {
 // testHookWrite, when set, runs before each group write with the group's
 // lowest and highest TSO. TESTING ONLY.
 var testHookWrite func(first, last uint64)
+
+// testHookWritten, when set, runs after each group write, before the
+// Writer publishes it. TESTING ONLY.
+var testHookWritten func()
 
 // groupMaxBytes is the largest commit (bytes of encoded rows) that joins a
 // group. A larger one writes alone (commitAlone): its pending versions

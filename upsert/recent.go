@@ -191,9 +191,12 @@ func (t *keyTable) rotate(seq uint64) {
 }
 
 // publish marks the entries of g written now that g is in the store, or,
-// when its write failed, forgets every written version. REQUIRES: the
-// Writer's mu and t.mu held.
-func (t *keyTable) publish(g *pendingGroup, ok bool) {
+// when its write failed, forgets every written version. epoch is the
+// table's epoch read before the write: a write outside the commit sequence
+// since then (a TTL purge, which runs without the commit lock, may already
+// have deleted g's rows) moved it, and g's versions are unknown at once.
+// REQUIRES: the Writer's mu and t.mu held.
+func (t *keyTable) publish(g *pendingGroup, ok bool, epoch uint64) {
 	if !ok {
 		t.epoch.Add(1)
 	}
@@ -204,7 +207,7 @@ func (t *keyTable) publish(g *pendingGroup, ok bool) {
 		*t.pendingOf(e.gen)--
 		e.g = nil
 		if ok {
-			e.epoch = t.epoch.Load()
+			e.epoch = epoch
 		}
 	}
 }
@@ -218,10 +221,11 @@ func (t *keyTable) forget() {
 }
 
 // publishRecent marks the versions of g written now that g is in the
-// store (when its write succeeded). REQUIRES: w.mu held.
-func (w *Writer) publishRecent(g *pendingGroup, ok bool) {
+// store (when its write succeeded); epoch is the key table's epoch read
+// before the write. REQUIRES: w.mu held.
+func (w *Writer) publishRecent(g *pendingGroup, ok bool, epoch uint64) {
 	w.keys.mu.Lock()
-	w.keys.publish(g, ok)
+	w.keys.publish(g, ok, epoch)
 	w.keys.mu.Unlock()
 }
 

@@ -95,6 +95,17 @@ func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
 // Lock waits for the pending commits and blocks other commits; DDL that
 // rewrites table data holds it so no commit interleaves. Unlock with Unlock.
 func (w *Writer) Lock() { w.lockDrained() }
+
+// View runs fn once every pending commit is in the store, with no commit
+// running, for a consistent read (a snapshot and the published TSO). fn
+// must not change rows: unlike Unlock, View leaves the cache of recently
+// committed versions and the resolutions outside the serial section as
+// they are.
+func (w *Writer) View(fn func()) {
+	w.lockDrained()
+	defer w.mu.Unlock()
+	fn()
+}
 func (w *Writer) Unlock() {
 	w.changedOutside()
 	w.mu.Unlock()
