@@ -80,6 +80,9 @@ func newAgg(name string, star bool, at []types.Type) (AggFunc, types.Type, error
 		}
 		return groupConcatAgg{}, t, nil
 	}
+	if f, t, ok := newObjectAgg(name, at); ok {
+		return f, t, nil
+	}
 	return nil, types.Type{}, errorf("Can not found function '%s'", name)
 }
 

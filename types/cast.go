@@ -51,6 +51,10 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 		return castToJSON(v, loc)
 	case IPv4, IPv6:
 		return castToIP(v, to)
+	case HLL, QuantileState, Bitmap:
+		if v.Kind == to.Kind {
+			return v, nil
+		}
 	case Null:
 		return NullValue, nil
 	}

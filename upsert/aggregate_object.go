@@ -1,0 +1,22 @@
+package upsert
+
+import "loadgw/types"
+
+// unionObject merges two values of an object column of an Aggregate Key
+// table (HLL_UNION; the other unions as they are added).
+func unionObject(o, n types.Value) types.Value {
+	switch {
+	case o.IsNull():
+		return n
+	case n.IsNull():
+		return o
+	}
+	switch n.Kind {
+	case types.HLL:
+		a, _ := types.ParseHLL(o.S)
+		b, _ := types.ParseHLL(n.S)
+		a.Merge(b)
+		return types.NewHLLValue(a.Serialize())
+	}
+	return n
+}
