@@ -89,13 +89,18 @@ func (a hllAgg) Result(st AggState) types.Value {
 	return types.NewHLLValue(h.Serialize())
 }
 
-// newObjectAgg binds the aggregates over HLL (and the other object types).
-func newObjectAgg(name string, _ []types.Type) (AggFunc, types.Type, bool) {
-	switch name {
-	case "hll_union_agg":
-		return hllAgg{card: true}, tBigInt, true
-	case "hll_union", "hll_raw_agg":
-		return hllAgg{}, tHLL, true
+// objectAggs binds the aggregates over the object types by name.
+var objectAggs = map[string]func(at []types.Type) (AggFunc, types.Type){
+	"hll_union_agg": func([]types.Type) (AggFunc, types.Type) { return hllAgg{card: true}, tBigInt },
+	"hll_union":     func([]types.Type) (AggFunc, types.Type) { return hllAgg{}, tHLL },
+	"hll_raw_agg":   func([]types.Type) (AggFunc, types.Type) { return hllAgg{}, tHLL },
+}
+
+// newObjectAgg binds an aggregate of objectAggs.
+func newObjectAgg(name string, at []types.Type) (AggFunc, types.Type, bool) {
+	if f, ok := objectAggs[name]; ok {
+		a, t := f(at)
+		return a, t, true
 	}
 	return nil, types.Type{}, false
 }

@@ -1,9 +1,12 @@
 package upsert
 
-import "loadgw/types"
+import (
+	"loadgw/expr"
+	"loadgw/types"
+)
 
 // unionObject merges two values of an object column of an Aggregate Key
-// table (HLL_UNION; the other unions as they are added).
+// table (HLL_UNION, BITMAP_UNION; QUANTILE_UNION is not implemented yet).
 func unionObject(o, n types.Value) types.Value {
 	switch {
 	case o.IsNull():
@@ -17,6 +20,8 @@ func unionObject(o, n types.Value) types.Value {
 		b, _ := types.ParseHLL(n.S)
 		a.Merge(b)
 		return types.NewHLLValue(a.Serialize())
+	case types.Bitmap:
+		return types.NewString(types.Bitmap, expr.BitmapUnion(o.S, n.S))
 	}
 	return n
 }
