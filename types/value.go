@@ -35,6 +35,9 @@ func Zero(t Type) Value {
 		return Value{Kind: JSON, S: "null"}
 	case HLL:
 		return NewHLLValue(EmptyHLL)
+	case QuantileState:
+		q := NewQuantileSketch()
+		return Value{Kind: QuantileState, S: q.Serialize()}
 	}
 	return Value{Kind: t.Kind}
 }

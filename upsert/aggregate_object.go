@@ -6,7 +6,7 @@ import (
 )
 
 // unionObject merges two values of an object column of an Aggregate Key
-// table (HLL_UNION, BITMAP_UNION; QUANTILE_UNION is not implemented yet).
+// table (HLL_UNION, BITMAP_UNION, QUANTILE_UNION).
 func unionObject(o, n types.Value) types.Value {
 	switch {
 	case o.IsNull():
@@ -22,6 +22,14 @@ func unionObject(o, n types.Value) types.Value {
 		return types.NewHLLValue(a.Serialize())
 	case types.Bitmap:
 		return types.NewString(types.Bitmap, expr.BitmapUnion(o.S, n.S))
+	case types.QuantileState:
+		a, ok := types.ParseQuantileState(o.S)
+		if !ok {
+			a = types.NewQuantileSketch()
+		}
+		b, _ := types.ParseQuantileState(n.S)
+		a.Merge(b)
+		return types.Value{Kind: types.QuantileState, S: a.Serialize()}
 	}
 	return n
 }
