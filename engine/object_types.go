@@ -34,6 +34,9 @@ func checkObjectColumn(cd *sql.ColumnDef, c *catalog.Column) error {
 		if c.Nullable {
 			return errorf("complex type column must be not nullable, column:%s", c.Name)
 		}
+		if cd.Type.Kind == types.HLL && cd.Default != nil {
+			return errorf("Hll type column can not set default value")
+		}
 	}
 	return checkAggCompatible(c)
 }
