@@ -146,6 +146,10 @@ type StoredCol struct {
 	Type types.Type
 }
 
+// Equal reports whether two stored columns are the same (types compare with
+// types.Type.Equal: nested types hold pointers).
+func (c StoredCol) Equal(o StoredCol) bool { return c.UID == o.UID && c.Type.Equal(o.Type) }
+
 // Database is an immutable snapshot of a database.
 type Database struct {
 	ID         int64

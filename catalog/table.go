@@ -67,7 +67,7 @@ func (t *Table) StoredColumns() []StoredCol {
 // they differ from the current version's. Call it after changing Columns.
 func (t *Table) BumpSchema() {
 	cur := t.StoredColumns()
-	if old, ok := t.Schemas[t.SchemaVersion]; ok && slices.Equal(old, cur) {
+	if old, ok := t.Schemas[t.SchemaVersion]; ok && slices.EqualFunc(old, cur, StoredCol.Equal) {
 		return
 	}
 	if t.Schemas == nil {

@@ -74,6 +74,8 @@ func BenchmarkPointLookupMySQL(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer stmt.Close()
+			cpu := processCPU()
+			defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/q") }()
 			runPointLookups(b, clients, n, func() func(int64) error {
 				var k, v int64
 				var s string
@@ -98,6 +100,7 @@ func BenchmarkSelectStreamMySQL(b *testing.B) {
 	loadUniqueSQL(b, db, "big", n)
 	b.Logf("loaded %d rows in %v", n, time.Since(start))
 	b.ResetTimer()
+	cpu := processCPU()
 	for range b.N {
 		rows, err := db.Query("SELECT * FROM big")
 		if err != nil {
@@ -121,4 +124,5 @@ func BenchmarkSelectStreamMySQL(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(processCPU()-cpu)/float64(n*b.N), "cpu-ns/row")
 }

@@ -36,6 +36,9 @@ func mysqlClient(t *testing.T) string {
 // at every run.
 var madeUpLabel = regexp.MustCompile(`label_[0-9a-f]+_[0-9a-f]+`)
 
+// madeUpTxnLabel matches the labels of BEGIN without WITH LABEL.
+var madeUpTxnLabel = regexp.MustCompile(`txn_insert_[0-9a-f]+-[0-9a-f]+`)
+
 // dateTime matches the times of the clock (mask-times).
 var dateTime = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`)
 
@@ -88,6 +91,7 @@ func runClient(t *testing.T, client string, args []string, input string) string 
 	if stderr.Len() > 0 {
 		out += "stderr:\n" + stderr.String()
 	}
+	out = madeUpTxnLabel.ReplaceAllString(out, "txn_insert_<made up>")
 	return madeUpLabel.ReplaceAllString(out, "label_<made up>")
 }
 

@@ -112,6 +112,9 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		if err != nil {
 			return err
 		}
+		if err := checkSortable(c); err != nil {
+			return err
+		}
 		idx := len(ap.groups)
 		ap.groups = append(ap.groups, c)
 		col := expr.Column{Name: fmt.Sprintf("__group_%d", idx), Type: c.Type()}

@@ -92,6 +92,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		if strings.HasPrefix(strings.ToUpper(cd.Name), "__DORIS_") {
 			return nil, errorf("Disable to create table column with name start with __DORIS_: %s", strings.ToUpper(cd.Name))
 		}
+		if err := checkVariantColumnName(cd); err != nil {
+			return nil, err
+		}
 		c, err := buildColumn(cd, s)
 		if err != nil {
 			return nil, err
@@ -157,6 +160,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if len(t.ClusterBy) > 0 && t.Properties["light_schema_change"] != "true" {
 		return nil, errorf("Unique merge-on-write tables with cluster keys require light schema change to be enabled.")
 	}
+	if err := checkVariantLightSchemaChange(t); err != nil {
+		return nil, err
+	}
 	if err := checkSequence(t); err != nil {
 		return nil, err
 	}
@@ -200,6 +206,9 @@ func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 	if err := checkObjectColumn(cd, c); err != nil {
 		return nil, err
 	}
+	if err := checkVariantColumnDef(cd); err != nil {
+		return nil, err
+	}
 	if cd.AutoIncrement {
 		if !types.IsInteger(cd.Type.Kind) || (cd.Type.Kind != types.BigInt) {
 			return nil, errorf("the auto increment must be BIGINT type.")
@@ -216,6 +225,9 @@ func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 			}
 			c.AutoIncStart = *cd.AutoIncStart
 		}
+	}
+	if err := checkNestedColumn(cd, c); err != nil {
+		return nil, err
 	}
 	if cd.Default != nil {
 		def, err := buildDefault(cd, c, s)
@@ -400,6 +412,12 @@ func checkKeyType(c *catalog.Column) error {
 		return errorf("Variant type should not be used in key column[%s].", c.Name)
 	case types.Bitmap, types.HLL, types.QuantileState:
 		return errorf("Key column can not set complex type:%s", c.Name)
+	case types.Array:
+		return errorf("Array can only be used in the non-key column of the duplicate table at present.")
+	case types.Map:
+		return errorf("Map can only be used in the non-key column of the duplicate table at present.")
+	case types.Struct:
+		return errorf("Struct can only be used in the non-key column of the duplicate table at present.")
 	}
 	return nil
 }
@@ -496,8 +514,14 @@ func setDistribution(t *catalog.Table, dd *sql.DistributionDesc) error {
 		if c == nil {
 			return errorf("Distribution column(%s) doesn't exist", name)
 		}
+		if err := checkNestedDistribution(c); err != nil {
+			return err
+		}
 		if t.Keys != catalog.DupKeys && !c.IsKey {
 			return errorf("Distribution column[%s] is not key column", name)
+		}
+		if err := checkVariantDistribution(c); err != nil {
+			return err
 		}
 		t.Distribution.Columns = append(t.Distribution.Columns, c.Name)
 	}

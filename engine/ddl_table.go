@@ -26,6 +26,9 @@ func setPartition(t *catalog.Table, pd *sql.PartitionDesc) error {
 			if c == nil {
 				return errorf("partition key %s is not exists", f.Name)
 			}
+			if types.IsNested(c.Type.Kind) {
+				return errorf("Complex type column can't be partition column: %s", c.Type)
+			}
 			p.Columns = append(p.Columns, c.Name)
 		default:
 			p.Expr = expr.String(f)
@@ -303,7 +306,7 @@ func internalTypeName(t types.Type) string {
 	case types.DateTime:
 		return fmt.Sprintf("datetimev2(%d)", t.Scale)
 	}
-	return t.String()
+	return t.SQLString()
 }
 
 func defaultText(d *catalog.Default) string {
@@ -426,7 +429,7 @@ func backtickList(names []string) string {
 // columnSQL renders one column line as Doris's Column.toSql.
 func columnSQL(t *catalog.Table, c *catalog.Column) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "`%s` %s", c.Name, c.Type.String())
+	fmt.Fprintf(&b, "`%s` %s", c.Name, c.Type.SQLString())
 	if t.Keys == catalog.AggKeys && !c.IsKey && c.Agg != "" {
 		b.WriteString(" " + c.Agg)
 	}

@@ -124,10 +124,7 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 	if len(rows) == 0 {
 		return &Result{}, nil
 	}
-	if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows}); err != nil {
-		return nil, err
-	}
-	return &Result{Affected: int64(len(rows))}, nil
+	return s.commitDML(t, upsert.Rows{Codec: s.e.Codec(t), Rows: rows})
 }
 
 // delete runs DELETE FROM t WHERE ...: on a merge-on-write Unique Key table
@@ -156,10 +153,10 @@ func (s *Session) delete(st *sql.Delete) (*Result, error) {
 		for _, r := range rows {
 			r[ds] = types.NewInt(types.TinyInt, 1)
 		}
-		if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows}); err != nil {
-			return nil, err
-		}
-		return &Result{Affected: int64(len(rows))}, nil
+		return s.commitDML(t, upsert.Rows{Codec: s.e.Codec(t), Rows: rows})
+	}
+	if s.txn != nil {
+		return nil, errorf("DELETE with a delete predicate inside a transaction is not supported by loadgw yet")
 	}
 	return s.deletePredicate(t, st.Where, ctx)
 }

@@ -33,6 +33,12 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if err != nil {
 		return nil, mappingError(err)
 	}
+	var txnID int64
+	if s.txn != nil {
+		if txnID, err = s.txnBeginInsert(t, st); err != nil {
+			return nil, err
+		}
+	}
 	ctx := s.evalContext()
 	b, err := m.NewBuilder(mapping.Options{Strict: s.Var("enable_insert_strict") == "true", Loc: s.loc, Now: ctx.Now})
 	if err != nil {
@@ -47,26 +53,44 @@ func (s *Session) insert(st *sql.Insert) (*Result, error) {
 	if rows, err = b.Complete(rows); err != nil {
 		return nil, mappingError(err)
 	}
+	if s.txn != nil {
+		in, err := s.insertInput(t, m, rows)
+		if err != nil {
+			return nil, err
+		}
+		return s.txnAddRows(in, txnID)
+	}
 	if len(rows) == 0 {
 		if err := s.consumeStreams(); err != nil {
 			return nil, err
 		}
 		return &Result{}, nil
 	}
-	alloc := func(col int, n int64) (int64, error) { return s.e.writer.AllocAutoInc(t, t.Columns[col], n) }
-	if err := m.FillAutoInc(rows, alloc); err != nil {
+	in, err := s.insertInput(t, m, rows)
+	if err != nil {
 		return nil, err
 	}
-	var partial *upsert.Partial
-	if m.Update() != mapping.Upsert {
-		partial = &upsert.Partial{NewKeyError: strings.EqualFold(s.Var("partial_update_new_key_behavior"), "ERROR"), Now: s.e.clock.Now(), Loc: s.loc}
-	}
-	info, err := s.commitInsert(t, st.Label, upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: m.Provided(), Extra: s.stageStreams()})
+	in.Extra = s.stageStreams()
+	info, err := s.commitInsert(t, st.Label, in)
 	if err != nil {
 		s.e.streams.Reload(s.consuming)
 		return nil, err
 	}
 	return &Result{Affected: int64(len(rows)), Info: info}, nil
+}
+
+// insertInput is the writer's input of an INSERT's rows: AUTO_INCREMENT
+// values filled, partial updates marked.
+func (s *Session) insertInput(t *catalog.Table, m *mapping.Mapping, rows [][]types.Value) (upsert.Rows, error) {
+	alloc := func(col int, n int64) (int64, error) { return s.e.writer.AllocAutoInc(t, t.Columns[col], n) }
+	if err := m.FillAutoInc(rows, alloc); err != nil {
+		return upsert.Rows{}, err
+	}
+	var partial *upsert.Partial
+	if m.Update() != mapping.Upsert {
+		partial = &upsert.Partial{NewKeyError: strings.EqualFold(s.Var("partial_update_new_key_behavior"), "ERROR"), Now: s.e.clock.Now(), Loc: s.loc}
+	}
+	return upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: m.Provided()}, nil
 }
 
 // insertRows builds the table rows of an INSERT's VALUES tuples, then of

@@ -97,6 +97,9 @@ type queryPlan struct {
 }
 
 func (s *Session) query(q *sql.Select) (*Result, error) {
+	if res, ok, err := s.shortCircuit(q); ok {
+		return res, err
+	}
 	st := s.newStmt()
 	defer st.close()
 	p := &planner{s: s, st: st}

@@ -90,11 +90,19 @@ func (p *planner) semiJoin(src *source, sq *expr.Subquery, anti bool) (bool, err
 	if anti {
 		kind = sql.LeftAntiJoin
 	}
-	j := &joinNode{kind: kind, left: src.node, right: right.node, columns: lcols}
 	var conjs []expr.Expr
 	if q.Where != nil {
 		conjs = conjuncts(q.Where, nil)
 	}
+	nested, conjs := splitNested(conjs, lcols, rcols)
+	if len(nested) > 0 {
+		node, err := p.planConjuncts(right, nested)
+		if err != nil {
+			return false, err
+		}
+		right.node, rcols = node, node.cols()
+	}
+	j := &joinNode{kind: kind, left: src.node, right: right.node, columns: lcols}
 	if sq.Op == "IN" {
 		// x IN (SELECT e ...) is the key x = e.
 		item := q.Items[0].Expr

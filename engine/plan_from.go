@@ -130,7 +130,7 @@ func (p *planner) planTable(from *sql.TableRef) (*source, error) {
 		src.hidden = hidden
 		return src, nil
 	}
-	sc := &scanNode{t: t, columns: cols, alias: qual, rows: p.s.tableRowsEstimate(t)}
+	sc := &scanNode{t: t, columns: cols, alias: qual, rowsOf: func() int64 { return p.s.tableRowsEstimate(t) }}
 	return &source{node: sc, hidden: hidden, tables: []*catalog.Table{t}, scans: []*scanNode{sc}}, nil
 }
 

@@ -80,7 +80,7 @@ func (p *planner) planInnerJoins(from *sql.TableRef, where expr.Expr) (*source, 
 	}
 	conds = factorOr(conds)
 	jo := &joinOrder{p: p, rels: rels}
-	conds, err := jo.pushSingle(conds)
+	conds, err := jo.pushSingle(jo.deriveOrFilters(conds))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,18 +154,14 @@ func (jo *joinOrder) build(conds []expr.Expr) (relNode, []int, []expr.Expr, erro
 			left = append(left, c)
 		}
 	}
-	start := 0
-	for i, r := range jo.rels {
-		if r.node.estimate() > jo.rels[start].node.estimate() {
-			start = i
-		}
-	}
+	plan := jo.bestOrder(conds, refs, used)
+	start := plan.order[0]
 	in := map[int]bool{start: true}
 	order := []int{start}
 	cur := jo.rels[start].node
 	for len(order) < len(jo.rels) {
-		next := jo.pick(in, conds, refs, used)
-		j := &joinNode{kind: sql.CrossJoin, left: cur, right: jo.rels[next].node}
+		next := plan.order[len(order)]
+		j := &joinNode{kind: sql.CrossJoin, left: cur, right: jo.rels[next].node, est: plan.ests[len(order)]}
 		j.columns = append(append([]expr.Column(nil), cur.cols()...), jo.rels[next].node.cols()...)
 		in[next] = true
 		for i, c := range conds {
@@ -190,31 +186,6 @@ func (jo *joinOrder) build(conds []expr.Expr) (relNode, []int, []expr.Expr, erro
 		order = append(order, next)
 	}
 	return cur, order, left, nil
-}
-
-// pick chooses the next relation: the smallest one an unused equality
-// connects to those joined, else the smallest left.
-func (jo *joinOrder) pick(in map[int]bool, conds []expr.Expr, refs [][]int, used []bool) int {
-	best, bestConnected := -1, false
-	for i, r := range jo.rels {
-		if in[i] {
-			continue
-		}
-		connected := false
-		for k, c := range conds {
-			if !used[k] && isEquality(c) && slices.Contains(refs[k], i) && len(refs[k]) > 1 && subset(without(refs[k], i), in) {
-				connected = true
-				break
-			}
-		}
-		switch {
-		case best < 0, connected && !bestConnected:
-			best, bestConnected = i, connected
-		case connected == bestConnected && r.node.estimate() < jo.rels[best].node.estimate():
-			best = i
-		}
-	}
-	return best
 }
 
 func isEquality(c expr.Expr) bool {

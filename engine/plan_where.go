@@ -246,7 +246,11 @@ func refNames(q *sql.Select, names map[string]bool) {
 			case *expr.ColumnRef:
 				names[strings.ToLower(e.Name)] = true
 			case *expr.Subquery:
-				refNames(e.Query.(*sql.Select), names)
+				sub := e.Query.(*sql.Select)
+				if e.Op == "EXISTS" {
+					sub = withoutStars(sub) // EXISTS (SELECT * ...) reads no column
+				}
+				refNames(sub, names)
 			}
 		})
 	}

@@ -48,9 +48,11 @@ func (x *execCtx) truth(c expr.Compiled, row []types.Value) (bool, error) {
 func collect(x *execCtx, n relNode) ([][]types.Value, error) {
 	var out [][]types.Value
 	var slab []types.Value // rows are cut from slabs: one allocation per collectSlab values
+	size := 16             // the first slabs are small: a point lookup copies one row
 	err := n.run(x, func(row []types.Value) (bool, error) {
 		if len(slab)+len(row) > cap(slab) {
-			slab = make([]types.Value, 0, max(collectSlab, len(row)))
+			slab = make([]types.Value, 0, max(size, len(row)))
+			size = min(2*size, collectSlab)
 		}
 		i := len(slab)
 		slab = append(slab, row...)
@@ -195,16 +197,8 @@ type distinctNode struct {
 func (n *distinctNode) cols() []expr.Column { return n.child.cols() }
 func (n *distinctNode) estimate() int64     { return n.child.estimate() }
 func (n *distinctNode) run(x *execCtx, fn rowFn) error {
-	seen := map[string]struct{}{}
-	var key []byte
-	return n.child.run(x, func(row []types.Value) (bool, error) {
-		key = rowKey(key[:0], row[:n.width])
-		if _, ok := seen[string(key)]; ok {
-			return true, nil
-		}
-		seen[string(key)] = struct{}{}
-		return fn(row)
-	})
+	_, err := distinctRows(x, n.width, x.s.queryMemory(), 0, func(f rowFn) error { return n.child.run(x, f) }, fn)
+	return err
 }
 func (n *distinctNode) explain(bool) (string, []relNode) {
 	return "DISTINCT", []relNode{n.child}

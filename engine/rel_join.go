@@ -22,10 +22,15 @@ type joinNode struct {
 	cond        expr.Compiled
 	texts       []string
 	columns     []expr.Column
+	// est, when set, is the join order's estimate of the rows out.
+	est int64
 }
 
 func (n *joinNode) cols() []expr.Column { return n.columns }
 func (n *joinNode) estimate() int64 {
+	if n.est > 0 {
+		return n.est
+	}
 	l, r := n.left.estimate(), n.right.estimate()
 	switch n.kind {
 	case sql.LeftSemiJoin, sql.LeftAntiJoin:
@@ -41,7 +46,9 @@ func (n *joinNode) estimate() int64 {
 
 func (n *joinNode) explain(bool) (string, []relNode) {
 	how := "NESTED LOOP"
-	if len(n.lkeys) > 0 {
+	if n.mergeable() {
+		how = "MERGE JOIN (keep " + n.buildSide() + ")"
+	} else if len(n.lkeys) > 0 {
 		how = "HASH JOIN (build " + n.buildSide() + ")"
 	}
 	s := fmt.Sprintf("%s %s", how, n.kind)
@@ -56,7 +63,19 @@ func (n *joinNode) explain(bool) (string, []relNode) {
 // join the side with the smaller estimate (the right one on a tie).
 func (n *joinNode) buildSide() string {
 	switch n.kind {
-	case sql.RightOuterJoin, sql.RightSemiJoin, sql.RightAntiJoin:
+	case sql.LeftSemiJoin, sql.LeftAntiJoin:
+		// A semi or anti join may keep its kept side in memory and mark
+		// the rows the other side matches: the smaller side is built.
+		if len(n.lkeys) > 0 && n.left.estimate() < n.right.estimate() {
+			return "left"
+		}
+		return "right"
+	case sql.RightSemiJoin, sql.RightAntiJoin:
+		if len(n.lkeys) > 0 && n.right.estimate() < n.left.estimate() {
+			return "right"
+		}
+		return "left"
+	case sql.RightOuterJoin:
 		return "left"
 	case sql.InnerJoin, sql.CrossJoin:
 		if n.left.estimate() < n.right.estimate() {
@@ -67,40 +86,55 @@ func (n *joinNode) buildSide() string {
 }
 
 func (n *joinNode) run(x *execCtx, fn rowFn) error {
-	lw, rw := len(n.left.cols()), len(n.right.cols())
-	j := &joinRun{n: n, x: x, fn: fn, row: make([]types.Value, lw+rw), lw: lw}
 	buildLeft := n.buildSide() == "left"
 	build, probe := n.right, n.left
 	bkeys, pkeys := n.rkeys, n.lkeys
 	if buildLeft {
 		build, probe, bkeys, pkeys = n.left, n.right, n.lkeys, n.rkeys
 	}
-	rows, err := collect(x, build)
-	if err != nil {
-		return err
+	if n.mergeable() {
+		return n.runMerge(x, fn, buildLeft, build, probe, bkeys[0], pkeys[0])
 	}
+	return n.runHash(x, fn, buildLeft, build, probe, bkeys, pkeys)
+}
+
+// runHash runs the join as a hash join (a nested loop without keys).
+func (n *joinNode) runHash(x *execCtx, fn rowFn, buildLeft bool, build, probe relNode, bkeys, pkeys []expr.Compiled) error {
+	hj := &hashJoinRun{n: n, x: x, fn: fn, buildLeft: buildLeft, bkeys: bkeys, pkeys: pkeys,
+		budget: x.s.queryMemory()}
+	if len(bkeys) == 0 {
+		hj.budget = 0 // a nested loop cannot partition: it keeps its side in memory
+	}
+	_, err := hj.join(func(f rowFn) error { return build.run(x, f) }, func(f rowFn) error { return probe.run(x, f) }, 0)
+	return err
+}
+
+// joinRows joins the build rows, held in memory, with the rows probe
+// streams; stopped reports that fn asked for no more rows.
+func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLeft bool, bkeys, pkeys []expr.Compiled, probe func(rowFn) error) (stopped bool, err error) {
+	lw, rw := len(n.left.cols()), len(n.right.cols())
+	j := &joinRun{n: n, x: x, fn: fn, row: make([]types.Value, lw+rw), lw: lw}
 	j.build, j.buildLeft = rows, buildLeft
 	if len(rows) == 0 && n.emptyBuildEmpties() {
-		return nil // nothing can match: the probe side is not read
+		return false, nil // nothing can match: the probe side is not read
 	}
 	j.matched = make([]bool, len(rows))
 	if len(bkeys) > 0 {
 		j.table = newHashTable(bkeys, n.keyTypes, len(rows))
 		for i, r := range rows {
 			if err := j.table.add(i, r, x.ctx); err != nil {
-				return err
+				return false, err
 			}
 		}
 		j.table.finish()
 	}
-	stopped := false
-	err = probe.run(x, func(prow []types.Value) (bool, error) {
+	err = probe(func(prow []types.Value) (bool, error) {
 		more, err := j.probe(prow, pkeys)
 		stopped = !more
 		return more, err
 	})
 	if err != nil || stopped {
-		return err
+		return stopped, err
 	}
 	return j.unmatched()
 }

@@ -51,7 +51,11 @@ func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error)
 		i = -1
 	}
 	found := false
+	keepBuild := j.semiOrAnti() && !j.probeIsKept()
 	for ; i >= 0; i = j.nextCandidate(i) {
+		if keepBuild && j.matched[i] {
+			continue // a kept build row's fate is decided by its first match
+		}
 		more, hit, err := j.match(prow, i)
 		if err != nil || !more {
 			return more, err
@@ -154,7 +158,7 @@ func (j *joinRun) emitProbe(prow []types.Value, found bool) (bool, error) {
 // unmatched emits, after the probe side is done, the build rows a join
 // keeps by their match state: unmatched rows of a FULL join's build side,
 // and the build side's rows of semi and anti joins that keep it.
-func (j *joinRun) unmatched() error {
+func (j *joinRun) unmatched() (stopped bool, err error) {
 	for i, b := range j.build {
 		emit := false
 		switch j.n.kind {
@@ -170,9 +174,9 @@ func (j *joinRun) unmatched() error {
 		}
 		if emit {
 			if more, err := j.fn(b); err != nil || !more {
-				return err
+				return !more, err
 			}
 		}
 	}
-	return nil
+	return false, nil
 }

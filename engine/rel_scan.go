@@ -26,8 +26,11 @@ type scanNode struct {
 	where []expr.Expr
 	alias string
 	// rows is the planner's estimate of the table's rows (see
-	// tableRowsEstimate).
-	rows int64
+	// tableRowsEstimate), taken from rowsOf when first needed (0 until
+	// then): it reads the store's size estimate, which a query of one
+	// table never needs.
+	rows   int64
+	rowsOf func() int64
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -35,6 +38,9 @@ func (n *scanNode) cols() []expr.Column { return n.columns }
 // estimate guesses the rows the scan yields: a key prefix keeps 1%, each
 // other condition a quarter.
 func (n *scanNode) estimate() int64 {
+	if n.rows == 0 && n.rowsOf != nil {
+		n.rows = n.rowsOf()
+	}
 	est := n.rows
 	if n.prefix != nil {
 		est /= 100

@@ -8,8 +8,8 @@ import (
 	"loadgw/types"
 )
 
-// setOpNode combines two inputs with UNION, INTERSECT or EXCEPT; without
-// ALL the result has no duplicate rows. Both inputs produce rows already
+// setOpNode combines two inputs with INTERSECT or EXCEPT (UNION is
+// unionNode); without ALL the result has no duplicate rows. Both inputs produce rows already
 // converted to the output types.
 type setOpNode struct {
 	op          string
@@ -29,10 +29,6 @@ func (n *setOpNode) explain(bool) (string, []relNode) {
 }
 
 func (n *setOpNode) run(x *execCtx, fn rowFn) error {
-	switch n.op {
-	case "UNION":
-		return n.union(x, fn)
-	}
 	// INTERSECT / EXCEPT: count the right side's rows, then stream the left.
 	counts := map[string]int{}
 	var key []byte
@@ -69,35 +65,13 @@ func (n *setOpNode) run(x *execCtx, fn rowFn) error {
 	})
 }
 
-func (n *setOpNode) union(x *execCtx, fn rowFn) error {
-	var seen map[string]struct{}
-	if !n.all {
-		seen = map[string]struct{}{}
-	}
-	var key []byte
-	stopped := false
-	emit := func(row []types.Value) (bool, error) {
-		if seen != nil {
-			key = rowKey(key[:0], row)
-			if _, ok := seen[string(key)]; ok {
-				return true, nil
-			}
-			seen[string(key)] = struct{}{}
-		}
-		more, err := fn(row)
-		stopped = !more
-		return more, err
-	}
-	if err := n.left.run(x, emit); err != nil || stopped {
-		return err
-	}
-	return n.right.run(x, emit)
-}
-
 // planSetOp plans UNION / INTERSECT / EXCEPT and the ORDER BY and LIMIT
 // over the combined rows. Column names are the first branch's; each column
 // takes the common type of the branches (Doris's wider type).
 func (p *planner) planSetOp(q *sql.Select) (*queryPlan, error) {
+	if q.Set.Op == "UNION" {
+		return p.planUnion(q)
+	}
 	left, err := p.planQuery(q.Set.Left)
 	if err != nil {
 		return nil, err

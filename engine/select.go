@@ -145,6 +145,13 @@ func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, sco
 			}
 			spec.col = len(p.outs) + len(p.orderKeys)
 			p.orderKeys = append(p.orderKeys, c)
+		} else if err := checkSortable(p.outs[spec.col]); err != nil {
+			return err
+		}
+		if spec.col >= len(p.outs) {
+			if err := checkSortable(p.orderKeys[spec.col-len(p.outs)]); err != nil {
+				return err
+			}
 		}
 		p.order = append(p.order, spec)
 	}

@@ -54,6 +54,8 @@ type Session struct {
 	// consuming collects, while an INSERT runs its query, the offsets the
 	// streams it reads move to when it commits; nil outside one.
 	consuming map[int64]*stream.Consumption
+	// txn is the open transaction of BEGIN (txn.go); nil outside one.
+	txn *sessionTxn
 }
 
 // NewSession starts a session whose current database is db ("" for none).
@@ -112,6 +114,9 @@ func (s *Session) Execute(text string) (*Result, error) {
 }
 
 func (s *Session) run(st sql.Statement, src string) (*Result, error) {
+	if res, ok, err := s.txnStatement(st); ok {
+		return res, err
+	}
 	switch st := st.(type) {
 	case *sql.Use:
 		return s.use(st.DB)

@@ -25,6 +25,7 @@ type AggFunc interface {
 var aggArity = map[string][2]int{
 	"count": {0, -1}, "sum": {1, 1}, "avg": {1, 1}, "min": {1, 1}, "max": {1, 1},
 	"any_value": {1, 1}, "any": {1, 1}, "group_concat": {1, 2},
+	"array_agg": {1, 1}, "collect_list": {1, 2}, "collect_set": {1, 2},
 }
 
 // IsAggregate reports whether name (lower case) is an aggregate function.
@@ -41,10 +42,12 @@ func NewAggregate(call *Call, argTypes []types.Type) (AggFunc, types.Type, error
 		return nil, types.Type{}, errorf("Can not found function '%s'", call.Name)
 	}
 	n := len(argTypes)
-	if !call.Star && (n < ar[0] || ar[1] >= 0 && n > ar[1] || call.Name == "count" && n == 0) {
+	if !call.Star && (n < ar[0] || ar[1] >= 0 && n > ar[1]) {
 		return nil, types.Type{}, arityError(call.Name, &funcDef{min: max(ar[0], 1), max: ar[1]}, n)
 	}
-	f, t, err := newAgg(call.Name, call.Star, argTypes)
+	// count() is count(*), as Nereids' Count() constructor makes it.
+	star := call.Star || call.Name == "count" && n == 0
+	f, t, err := newAgg(call.Name, star, argTypes)
 	if err != nil || !call.Distinct {
 		return f, t, err
 	}
@@ -79,6 +82,8 @@ func newAgg(name string, star bool, at []types.Type) (AggFunc, types.Type, error
 			t = tString
 		}
 		return groupConcatAgg{}, t, nil
+	case "array_agg", "collect_list", "collect_set":
+		return newCollectAgg(name, at)
 	}
 	if f, t, ok := newObjectAgg(name, at); ok {
 		return f, t, nil

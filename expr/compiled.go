@@ -170,6 +170,9 @@ func needsRescale(v types.Value, to types.Type) bool {
 		return v.Scale != to.Scale || to.Kind == types.Decimal
 	case types.Char, types.Varchar:
 		return to.Len > 0 && len(v.S) > int(to.Len)
+	case types.Array, types.Map, types.Struct:
+		_, ok := types.Body(v, to)
+		return !ok
 	}
 	return false
 }
@@ -177,6 +180,12 @@ func needsRescale(v types.Value, to types.Type) bool {
 // convert wraps c in a cast to t unless it already has t's kind (and scale).
 func convert(c Compiled, t types.Type) Compiled {
 	ct := c.Type()
+	if t.Nested != nil {
+		if ct.Equal(t) {
+			return c
+		}
+		return &castNode{x: c, to: t}
+	}
 	if ct.Kind == t.Kind && (ct.Scale == t.Scale && ct.Precision == t.Precision || isString(t.Kind) || isIntegral(t.Kind)) {
 		return c
 	}

@@ -76,6 +76,9 @@ func convertArg(c Compiled, k argKind) Compiled {
 	t := c.Type()
 	switch k {
 	case aJSON:
+		if t.Kind == types.Variant {
+			return &castNode{x: c, to: tJSON}
+		}
 		if t.Kind != types.JSON && !isString(t.Kind) && t.Kind != types.Null {
 			return &castNode{x: c, to: tVarchar}
 		}

@@ -202,6 +202,10 @@ func commonType(a, b types.Type, forCompare bool) (types.Type, bool) {
 		return b, true
 	case b.Kind == types.Null:
 		return a, true
+	case a.Kind == types.Variant || b.Kind == types.Variant:
+		return variantCommon(a, b, forCompare)
+	case a.Nested != nil || b.Nested != nil:
+		return nestedCommon(a, b, forCompare)
 	}
 	if !forCompare && (isString(a.Kind) || isString(b.Kind)) {
 		return tString, true

@@ -61,6 +61,7 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	db := chi.URLParam(r, "db")
 	sess := s.engine.NewSession(db)
+	defer sess.Close() // an unfinished BEGIN rolls back
 	if user, host, ok := clientOf(r); ok {
 		sess.SetClient(user, host, 0)
 	}

@@ -22,7 +22,7 @@ type lineSource struct {
 }
 
 func newLineSource(r io.Reader, max int) *lineSource {
-	return &lineSource{r: r, buf: make([]byte, min(initialBufSize, max+2)), max: max}
+	return &lineSource{r: r, buf: newLineBuf(min(initialBufSize, max+2)), max: max}
 }
 
 // next returns the next line without its delimiter, valid until the next

@@ -10,9 +10,10 @@ import (
 
 // csvSource reads source rows from a CSV body: fields by position.
 type csvSource struct {
-	r    *csvline.Reader
-	opts csvline.Options
-	n    int // source columns
+	r     *csvline.Reader
+	opts  csvline.Options
+	n     int // source columns
+	texts textArena
 }
 
 func newCSVSource(body io.Reader, p *Params, n, maxLine int) (*csvSource, error) {
@@ -61,7 +62,7 @@ func (s *csvSource) next(dst []types.Value) ([]byte, string, error) {
 		if s.r.IsNull(i) {
 			dst[i] = types.NullValue
 		} else {
-			dst[i] = types.NewString(types.String, string(f))
+			dst[i] = types.NewString(types.String, s.texts.str(f))
 		}
 	}
 	return line, "", nil

@@ -18,6 +18,7 @@ type jsonSource struct {
 	// notNull[i] tells that source column i feeds a NOT NULL column
 	// directly, which Doris's JSON reader checks itself.
 	notNull []bool
+	texts   textArena
 }
 
 func newJSONSource(body io.Reader, p *Params, m *mapping.Mapping, maxLine int, maxBody int64) (*jsonSource, error) {
@@ -64,11 +65,16 @@ func (s *jsonSource) next(dst []types.Value) ([]byte, string, error) {
 			}
 			dst[i] = types.NullValue
 		default:
-			dst[i] = types.NewString(types.String, string(f.Text))
+			dst[i] = types.NewString(types.String, s.texts.str(f.Text))
 		}
 	}
 	return raw, "", nil
 }
+
+// release gives the reader's buffers back. REQUIRES: the load read its
+// last row, and kept no slice next returned (fields are copied to strings,
+// raw text to the batch).
+func (s *jsonSource) release() { s.r.Release() }
 
 // jsonError turns a jsonline error into a load error with its code.
 func jsonError(err error) error {

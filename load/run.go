@@ -46,6 +46,7 @@ type reader struct {
 	errs ErrorSink
 	out  *Outcome
 	sink func(row []types.Value, provided []bool) error
+	made []*srcBatch // the batches produce made (batchpool.go)
 }
 
 // run reads every record, converting and filtering, until the end of the
@@ -58,6 +59,15 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 	full := make(chan *srcBatch, 2)
 	free := make(chan *srcBatch, 3) // the producer makes up to 3 batches, as it needs them
 	go r.produce(ctx, nsrc, full, free)
+	defer func() {
+		cancel()         // also when consume panicked
+		for range full { // wait for the producer to exit, then reuse its batches
+		}
+		putSrcBatches(r.made)
+		if rel, ok := r.src.(interface{ release() }); ok {
+			rel.release()
+		}
+	}()
 	for b := range full {
 		err := r.consume(b)
 		if err == nil {
@@ -139,7 +149,6 @@ func (b *srcBatch) rawOf(i int) []byte {
 // produce reads records into batches until the end, an error or ctx ends.
 func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, free <-chan *srcBatch) {
 	defer close(full)
-	made := 0
 	for {
 		var b *srcBatch
 		select {
@@ -147,9 +156,9 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 		case <-ctx.Done():
 			return
 		default:
-			if made < cap(free) {
-				b = newSrcBatch(nsrc)
-				made++
+			if len(r.made) < cap(free) {
+				b = getSrcBatch(nsrc)
+				r.made = append(r.made, b)
 				break
 			}
 			select {
@@ -301,7 +310,7 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := m.NewBuilder(mapping.Options{Strict: in.Params.StrictMode, Loc: in.Loc, Now: in.Now, AutoInc: in.AutoInc})
+	b, err := m.NewBuilder(mapping.Options{Strict: in.Params.StrictMode, Loc: in.Loc, Now: in.Now, AutoInc: in.AutoInc, ReuseRows: in.Sink != nil})
 	if err != nil {
 		return nil, mappingError(err)
 	}

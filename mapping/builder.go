@@ -25,6 +25,11 @@ type Options struct {
 	// key. The default value (nil) leaves them NULL. INSERT fills its rows
 	// with FillAutoInc instead.
 	AutoInc func(col int) (types.Value, error)
+	// ReuseRows makes every row Map returns the same slice, valid until the
+	// next call: for a caller that copies each row before it maps the next
+	// (a stream load encodes it). The default value (false) gives each row
+	// its own values, which stay valid.
+	ReuseRows bool
 }
 
 // Builder turns input rows into table rows under one Mapping. It is not
@@ -36,6 +41,7 @@ type Builder struct {
 	now    time.Time
 	ctx    *expr.Context
 	slab   []types.Value // rows are cut from slabs, not allocated one by one
+	reuse  []types.Value // with Options.ReuseRows: the one row
 	// whereRow is the scratch row where evaluates: table then input values.
 	whereRow []types.Value
 	// part places rows in partitions (nil: not partitioned); targets are
@@ -60,6 +66,9 @@ func (m *Mapping) NewBuilder(o Options) (*Builder, error) {
 	}
 	b := &Builder{m: m, strict: o.Strict, loc: loc, now: o.Now, ctx: expr.NewContext(loc, o.Now),
 		partial: m.update != Upsert, autoInc: o.AutoInc}
+	if o.ReuseRows {
+		b.reuse = []types.Value{} // non-nil: newRow reuses it
+	}
 	if m.insert {
 		b.provided = m.provided
 		return b, nil // INSERT: partitions are resolved when rows are placed
@@ -102,7 +111,8 @@ func (v Verdict) String() string {
 // sets the delete sign and places the row in a partition. A Filtered row
 // comes with Doris's reason. The row is cut from a slab the Builder
 // shares with later rows; it stays valid, and the Builder does not touch
-// it again. err is a failure of the whole load.
+// it again (with Options.ReuseRows: it is valid until the next call). err
+// is a failure of the whole load.
 func (b *Builder) Map(src []types.Value) (row []types.Value, v Verdict, reason string, err error) {
 	row, reason, err = b.build(src)
 	if err != nil || reason != "" {
@@ -137,6 +147,14 @@ const slabRows = 1024
 
 // newRow returns a zeroed row of n values cut from the current slab.
 func (b *Builder) newRow(n int) []types.Value {
+	if b.reuse != nil {
+		if cap(b.reuse) < n {
+			b.reuse = make([]types.Value, n)
+		}
+		b.reuse = b.reuse[:n]
+		clear(b.reuse)
+		return b.reuse
+	}
 	if len(b.slab) < n {
 		b.slab = make([]types.Value, n*slabRows)
 	}

@@ -56,6 +56,9 @@ func (b *Builder) finish(out types.Value, err error, raw string, c *catalog.Colu
 		if b.strict {
 			return out, "column(" + c.Name + ") value is incorrect while strict mode is true, src value is " + raw
 		}
+		if c.Type.Kind == types.Variant { // a document Doris's JSON parser throws on
+			return out, err.Error()
+		}
 		return b.checkNull(types.NullValue, c)
 	}
 	if err := types.CheckFits(out, c.Type); err != nil {
@@ -92,6 +95,8 @@ func convertInsert(v types.Value, c *catalog.Column, loc *time.Location, strict 
 	if !v.IsNull() {
 		out, err := types.Cast(v, c.Type, loc)
 		switch {
+		case err != nil && c.Type.Kind == types.Variant: // Doris's JSON parser threw
+			return v, errorf(err.Error())
 		case err != nil && strict:
 			how := " in strict mode."
 			if types.IsNumeric(v.Kind) && types.IsInteger(c.Type.Kind) {

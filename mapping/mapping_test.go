@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -379,5 +380,37 @@ func TestInsertPartitionsAndAutoInc(t *testing.T) {
 	m, _ = ForInsert(tbl, InsertSpec{Partitions: []string{"p9"}})
 	if _, err := builder(t, m, false).Complete(nil); err == nil || err.Error() != "Unknown partition 'p9' in table 'p'" {
 		t.Fatalf("unknown: got %v", err)
+	}
+}
+
+// TestReuseRows maps rows with Options.ReuseRows: each is right while it is
+// valid, and they share one slice instead of allocating.
+func TestReuseRows(t *testing.T) {
+	tb := &catalog.Table{Name: "t", Keys: catalog.DupKeys, Columns: []*catalog.Column{
+		{Name: "k", Type: types.Type{Kind: types.Int}, IsKey: true, Nullable: true},
+		{Name: "v", Type: types.Type{Kind: types.Varchar, Len: 4}, Nullable: true},
+	}}
+	m, err := New(tb, Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.NewBuilder(Options{ReuseRows: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *types.Value
+	for i := 0; i < 100; i++ {
+		row, v, reason, err := b.Map([]types.Value{types.NewString(types.String, fmt.Sprint(i)), types.NewString(types.String, fmt.Sprint("v", i%7))})
+		if err != nil || v != Loaded || reason != "" {
+			t.Fatalf("row %d: %v %q %v", i, v, reason, err)
+		}
+		if row[0].I != int64(i) || row[1].S != fmt.Sprint("v", i%7) {
+			t.Fatalf("row %d mapped to %v", i, row)
+		}
+		if first == nil {
+			first = &row[0]
+		} else if first != &row[0] {
+			t.Fatalf("row %d has its own slice: ReuseRows did not reuse", i)
+		}
 	}
 }

@@ -82,10 +82,16 @@ func (h *handler) NewConnection(c *mysql.Conn) {
 	h.mu.Unlock()
 }
 
+// ConnectionClosed ends the connection's session: an open transaction
+// rolls back.
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
 	h.mu.Lock()
+	st := h.conns[c.ConnectionID]
 	delete(h.conns, c.ConnectionID)
 	h.mu.Unlock()
+	if st != nil {
+		st.sess.Close()
+	}
 }
 
 func (h *handler) ConnectionAborted(c *mysql.Conn, reason string) error {
@@ -137,11 +143,7 @@ func (h *handler) ComQuery(_ context.Context, c *mysql.Conn, query string, cb my
 	defer h.recover(c, &err)
 	st := h.state(c)
 	st.pending = nil
-	res, err := st.sess.Execute(query)
-	if err != nil {
-		return sqlError(err)
-	}
-	return h.send(res, st.sess, func(r *sqltypes.Result) error { return cb(r, false) }, false)
+	return h.execute(st.sess, query, func(r *sqltypes.Result) error { return cb(r, false) })
 }
 
 // ComMultiQuery runs the first statement of query and returns the rest:
@@ -166,13 +168,12 @@ func (h *handler) ComMultiQuery(_ context.Context, c *mysql.Conn, query string, 
 		rest = st.pending[0]
 	}
 	st.pendingRest = rest
-	res, err := st.sess.Execute(first)
-	if err != nil {
-		st.pending = nil
-		return "", sqlError(err)
-	}
 	more := rest != ""
-	return rest, h.send(res, st.sess, func(r *sqltypes.Result) error { return cb(r, more) }, false)
+	if err := h.execute(st.sess, first, func(r *sqltypes.Result) error { return cb(r, more) }); err != nil {
+		st.pending = nil
+		return "", err
+	}
+	return rest, nil
 }
 
 // ComPrepare counts the parameter markers of a prepared statement; the
@@ -217,10 +218,9 @@ func (h *handler) ComStmtExecute(_ context.Context, c *mysql.Conn, prepare *mysq
 // execute runs a prepared statement: through its template when it has one
 // and the parameters fit, else parsed with its parameters in place.
 func (st *connState) execute(c *mysql.Conn, prepare *mysql.PrepareData) (*engine.Result, error) {
-	at := placeholders(prepare.PrepareStmt)
 	t, ok := st.templates[prepare.StatementID]
 	if !ok {
-		t = newTemplate(prepare.PrepareStmt, at)
+		t = newTemplate(prepare.PrepareStmt, placeholders(prepare.PrepareStmt))
 		st.keepTemplate(c, prepare.StatementID, t)
 	}
 	if t != nil {
@@ -232,7 +232,7 @@ func (st *connState) execute(c *mysql.Conn, prepare *mysql.PrepareData) (*engine
 			return st.sess.ExecuteParsed(t.stmts, t.src)
 		}
 	}
-	text, err := bind(prepare.PrepareStmt, at, prepare.BindVars)
+	text, err := bind(prepare.PrepareStmt, placeholders(prepare.PrepareStmt), prepare.BindVars)
 	if err != nil {
 		return nil, err
 	}
@@ -262,6 +262,7 @@ func (h *handler) WarningCount(c *mysql.Conn) uint16 { return 0 }
 // variables return to their defaults.
 func (h *handler) ComResetConnection(c *mysql.Conn) error {
 	st := h.state(c)
+	st.sess.Close()
 	st.sess = h.s.eng.NewSession(st.sess.DB())
 	st.pending = nil
 	st.identified = false

@@ -1,6 +1,7 @@
 package mysqlwire
 
 import (
+	"crypto/tls"
 	"time"
 
 	"go.uber.org/zap"
@@ -34,6 +35,10 @@ type Options struct {
 	// MySQL's max_allowed_packet. The default value is 16 MiB
 	// (Doris's max_allowed_packet).
 	MaxPacketBytes int64
+	// TLS, when set, lets clients switch the connection to TLS after the
+	// handshake (CLIENT_SSL), as Doris's enable_ssl does; plain
+	// connections are still accepted. The default is nil: no TLS.
+	TLS *tls.Config
 	// RowsPerBatch is how many rows of a result set are converted and
 	// written at a time. The default value is 1024.
 	RowsPerBatch int

@@ -114,9 +114,13 @@ func walkLiterals(v reflect.Value, depth int, fn func(*expr.Literal)) {
 func (t *template) bind(vars map[string]*querypb.BindVariable) (bool, error) {
 	var b strings.Builder
 	for i, l := range t.lits {
-		v, ok := vars[fmt.Sprintf("v%d", i+1)]
+		v, ok := vars[paramName(i)]
 		if !ok || v == nil {
 			return false, fmt.Errorf("cannot execute prepared statement: parameter %d is not set", i+1)
+		}
+		if val, typ, ok := directLiteral(v); ok {
+			l.Val, l.Type = val, typ
+			continue
 		}
 		b.Reset()
 		writeLiteral(&b, v)

@@ -47,6 +47,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		return err
 	}
 	lis.ServerVersion = ServerVersion
+	lis.TLSConfig = s.opts.TLS
 	s.mu.Lock()
 	if s.lis != nil {
 		s.mu.Unlock()

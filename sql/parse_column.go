@@ -139,12 +139,14 @@ func init() {
 }
 
 // dataType parses a type name with optional arguments and builds it with
-// types.ParseType. ARRAY, MAP and STRUCT are rejected.
+// types.ParseType; ARRAY, MAP and STRUCT are spelled out in name
+// (`array<int>`) with no args.
 func (p *parser) dataType() (name string, args []int, typ types.Type) {
 	t := p.peek()
 	name = strings.ToLower(t.text)
-	if t.kind == tkIdent && (t.up == "ARRAY" || t.up == "MAP" || t.up == "STRUCT") && p.isOpN(1, "<") {
-		p.fail(errAt(t, t.up+" type is not supported"))
+	if p.isNestedTypeStart() {
+		name, typ = p.complexDataType()
+		return name, nil, typ
 	}
 	if t.kind != tkIdent || !typeNames[name] {
 		for _, n := range []string{"'INT'", "'BIGINT'", "'VARCHAR'", "'STRING'", "'DECIMAL'", "'DATETIME'"} {

@@ -256,7 +256,7 @@ func (p *parser) unary() expr.Expr {
 	case p.acceptOp("~"):
 		return p.prefix(t, "~")
 	}
-	return p.primary()
+	return p.subscripts(p.primary())
 }
 
 // prefix parses the operand of the prefix operator op at token t.

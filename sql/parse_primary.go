@@ -69,8 +69,10 @@ func (p *parser) opPrimary(t token) expr.Expr {
 		return &expr.Variable{P: t.off, Scope: p.sysVarScope(), Name: p.ident()}
 	case "@":
 		p.unsupported("variable reference")
-	case "[", "{":
-		p.unsupported("array, map or struct literal")
+	case "[":
+		return p.arrayLiteral()
+	case "{":
+		return p.braceLiteral()
 	}
 	p.expectPrimary()
 	p.mismatch()

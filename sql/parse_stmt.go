@@ -61,6 +61,12 @@ func (p *parser) statementBody() Statement {
 		return p.explain()
 	case p.isKw("BUILD"):
 		return p.buildIndex()
+	case p.isKw("BEGIN"):
+		return p.begin()
+	case p.isKw("COMMIT") || p.isKw("ROLLBACK"):
+		return p.endTxn()
+	case p.isKw("START"):
+		return p.startTransaction()
 	}
 	p.mismatch()
 	return nil

@@ -69,6 +69,8 @@ func appendValue(dst []byte, v types.Value, t types.Type) []byte {
 		return binary.LittleEndian.AppendUint32(dst, math.Float32bits(float32(v.F)))
 	case types.Double:
 		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.F))
+	case types.Array, types.Map, types.Struct:
+		return appendNested(dst, v, t)
 	case types.IPv4:
 		return binary.AppendUvarint(dst, uint64(uint32(v.I)))
 	case types.IPv6:
@@ -145,6 +147,13 @@ func skipValue(b []byte, t types.Type) ([]byte, error) {
 		n = 4
 	case types.Double:
 		n = 8
+	case types.Array, types.Map, types.Struct:
+		l, m := binary.Uvarint(b)
+		l >>= 1
+		if m <= 0 || uint64(len(b)-m) < l {
+			return nil, errCorruptRow
+		}
+		n = m + int(l)
 	default:
 		l, m := binary.Uvarint(b)
 		if m <= 0 || uint64(len(b)-m) < l {
@@ -210,6 +219,8 @@ func decodeValue(b []byte, t types.Type) (types.Value, []byte, error) {
 		}
 		v.F = math.Float64frombits(binary.LittleEndian.Uint64(b))
 		return v, b[8:], nil
+	case types.Array, types.Map, types.Struct:
+		return decodeNested(b, t)
 	case types.IPv4:
 		u, n := binary.Uvarint(b)
 		if n <= 0 || u > math.MaxUint32 {

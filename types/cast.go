@@ -25,6 +25,9 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 	if v.Kind == Null {
 		return NullValue, nil
 	}
+	if v.Kind == Variant {
+		return castFromVariant(v, to, loc)
+	}
 	if IsString(v.Kind) {
 		if IsString(to.Kind) {
 			return Value{Kind: to.Kind, S: v.S}, nil
@@ -55,8 +58,12 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 		if v.Kind == to.Kind {
 			return v, nil
 		}
+	case Variant:
+		return castToVariant(v, loc)
 	case Null:
 		return NullValue, nil
+	case Array, Map, Struct:
+		return castToNested(v, to, loc)
 	}
 	return NullValue, unsupportedCast(v, to)
 }

@@ -28,6 +28,8 @@ func Compare(a, b Value) int {
 			return strings.Compare(a.S, b.S)
 		case Null:
 			return 0
+		case Array, Map, Struct:
+			return compareNested(a, b)
 		}
 	}
 	ca, cb := classOf(a.Kind), classOf(b.Kind)

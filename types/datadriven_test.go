@@ -27,6 +27,7 @@ import (
 //	                               scale) → result at scale S
 //	civil                          lines: fn args (days, date, micros,
 //	                               add_months, add_days, round)
+//	element path=P                 lines: VARIANT text → VariantElement at P
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "../testdata/types", func(t *testing.T, path string) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
@@ -64,6 +65,8 @@ func runLine(t *testing.T, d *datadriven.TestData, line string) string {
 		return runDecimal(t, d, line)
 	case "civil":
 		return runCivil(t, line)
+	case "element":
+		return runVariantElement(t, d, line)
 	}
 	t.Fatalf("%s: unknown command %s", d.Pos, d.Cmd)
 	return ""

@@ -27,6 +27,8 @@ func Format(v Value, loc *time.Location) string {
 		return v.S
 	case TinyInt, SmallInt, Int, BigInt, Boolean:
 		return strconv.FormatInt(v.I, 10)
+	case Array, Map, Struct:
+		return string(appendNested(nil, v, loc))
 	}
 	var buf [64]byte
 	return string(AppendFormat(buf[:0], v, loc))
@@ -56,6 +58,8 @@ func AppendFormat(b []byte, v Value, loc *time.Location) []byte {
 		off := ZoneOffset(v.I, loc)
 		b = AppendDateTime(b, v.I+int64(off)*MicrosPerSecond, int(v.Scale))
 		return appendOffset(b, off)
+	case Array, Map, Struct:
+		return appendNested(b, v, loc)
 	case IPv4:
 		return AppendIPv4(b, uint32(v.I))
 	case IPv6:

@@ -54,10 +54,14 @@ func parseValue(s string, t Type, loc *time.Location, strict bool) (Value, error
 		return Value{Kind: t.Kind, S: s}, nil
 	case JSON:
 		return parseJSON(s)
+	case Array, Map, Struct:
+		return parseNested(s, t, loc, 1)
 	case IPv4:
 		return parseIPv4Value(s)
 	case IPv6:
 		return parseIPv6Value(s)
+	case Variant:
+		return ParseVariant(s)
 	}
 	return NullValue, newError(ErrUnsupportedCast, "can not cast from string to %s", t)
 }

@@ -17,7 +17,8 @@ var kindNames = [...]string{
 	Int: "int", BigInt: "bigint", LargeInt: "largeint", Float: "float",
 	Double: "double", Decimal: "decimal", Date: "date", DateTime: "datetime",
 	TimestampTZ: "timestamptz", Char: "char", Varchar: "varchar", String: "text",
-	JSON: "json", Variant: "variant", Bitmap: "bitmap", IPv4: "ipv4", IPv6: "ipv6",
+	JSON: "json", Variant: "variant", Bitmap: "bitmap",
+	Array: "array", Map: "map", Struct: "struct", IPv4: "ipv4", IPv6: "ipv6",
 	HLL: "hll", QuantileState: "quantile_state",
 }
 
@@ -58,6 +59,8 @@ func (t Type) Equal(o Type) bool {
 		return t.Precision == o.Precision && t.Scale == o.Scale
 	case DateTime, TimestampTZ:
 		return t.Scale == o.Scale
+	case Array, Map, Struct:
+		return t.Nested.equal(o.Nested)
 	}
 	return true
 }
@@ -97,6 +100,8 @@ func TimestampTZType(scale int) Type { return Type{Kind: TimestampTZ, Scale: int
 // "decimal(10,2)", "datetime(6)", "text").
 func (t Type) String() string {
 	switch t.Kind {
+	case Array, Map, Struct:
+		return t.nestedString(false)
 	case Char, Varchar:
 		return t.Kind.String() + "(" + strconv.Itoa(int(t.Len)) + ")"
 	case Decimal:

@@ -28,8 +28,11 @@ const (
 	Varchar
 	String
 	JSON
-	Variant       // recognised by the parser so features can reject it; never stored
+	Variant       // semi-structured JSON; see ParseVariant
 	Bitmap        // the hidden skip-bitmap column of flexible partial update
+	Array         // ARRAY<T>; Value.S holds the nested encoding (types/nested_codec.go)
+	Map           // MAP<K, V>; Value.S as Array
+	Struct        // STRUCT<name: T, ...>; Value.S as Array
 	IPv4          // IPV4: I is the address as an unsigned 32-bit number (see ip.go)
 	IPv6          // IPV6: Hi:I is the address as an unsigned 128-bit number
 	HLL           // HLL: S is Doris's serialized HyperLogLog (see hll.go)
@@ -50,6 +53,9 @@ type Type struct {
 	// Scale is the DECIMAL scale, or the fractional-second digits 0..6 of
 	// DATETIME(p) and TIMESTAMPTZ(p).
 	Scale int8
+	// Nested describes the elements of ARRAY, MAP and STRUCT; nil for every
+	// other kind. Compare types with Equal, never with ==.
+	Nested *NestedType `json:",omitempty"`
 }
 
 // Value is one datum. The zero Value is NULL.
@@ -65,7 +71,10 @@ type Type struct {
 //   - TimestampTZ: I is microseconds since the Unix epoch (UTC); Scale as DateTime.
 //   - Char, Varchar, String: S.
 //   - JSON: S holds the canonical JSON text.
+//   - Variant: S holds the JSON text Doris prints for it (see ParseVariant).
 //   - Bitmap: S holds the serialized bitmap.
+//   - Array, Map, Struct: S holds the self-describing nested encoding (the
+//     type's signature, then the elements); see types/nested_codec.go.
 //   - IPv4: I is the address 0..2^32-1; IPv6: the unsigned 128-bit address
 //     Hi:uint64(I).
 type Value struct {

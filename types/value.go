@@ -33,11 +33,15 @@ func Zero(t Type) Value {
 		return Value{Kind: t.Kind, Scale: t.Scale}
 	case JSON:
 		return Value{Kind: JSON, S: "null"}
+	case Array, Map, Struct:
+		return zeroNested(t)
 	case HLL:
 		return NewHLLValue(EmptyHLL)
 	case QuantileState:
 		q := NewQuantileSketch()
 		return Value{Kind: QuantileState, S: q.Serialize()}
+	case Variant:
+		return Value{Kind: Variant, S: "{}"}
 	}
 	return Value{Kind: t.Kind}
 }
@@ -58,6 +62,10 @@ func TypeOf(v Value) Type {
 		return DecimalType(decimalDigits(Int128Of(v), int(v.Scale)), int(v.Scale))
 	case DateTime, TimestampTZ:
 		return Type{Kind: v.Kind, Scale: v.Scale}
+	case Array, Map, Struct:
+		if t, err := NestedTypeOf(v); err == nil {
+			return t
+		}
 	}
 	return Type{Kind: v.Kind}
 }

@@ -146,11 +146,7 @@ func (w *Writer) write(g *pendingGroup) {
 		}
 	}
 	w.mu.Lock()
-	for _, k := range g.keys {
-		if v, ok := w.overlay[k]; ok && v.g == g {
-			delete(w.overlay, k)
-		}
-	}
+	w.publishRecent(g, err == nil)
 	if w.queue[0] != g {
 		panic("BUG: a commit group written out of TSO order")
 	}

@@ -84,6 +84,9 @@ type groupWriter struct {
 	// key after key; a resolution before the serial section keeps them
 	// all (a commit of at most groupMaxBytes).
 	found []byte
+	// recent, when set, is the cache of committed versions to read before
+	// the store (recent.go).
+	recent *recentVersions
 }
 
 // usePending makes g read the versions of pending commits first and
@@ -92,6 +95,7 @@ type groupWriter struct {
 func (g *groupWriter) usePending(w *Writer) {
 	if g.old != nil {
 		g.w = w
+		g.recent = &w.recent
 	}
 }
 
@@ -138,6 +142,11 @@ func (g *groupWriter) current(prefix []byte) (oldVal, oldKey []byte) {
 	}
 	if g.old == nil {
 		return nil, nil
+	}
+	if g.recent != nil {
+		if v, ok := g.recent.get(prefix); ok {
+			return v.val, v.key
+		}
 	}
 	// Merge-on-write and Aggregate Key tables hold at most one version of
 	// a key: every commit deletes the version it supersedes. So the first

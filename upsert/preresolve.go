@@ -70,6 +70,7 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 		return nil
 	}
 	defer g.close()
+	g.recent = &w.recent
 	p.ents = sortedRows(set)
 	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
 		oldVal, oldKey := g.current(prefix)
@@ -135,7 +136,7 @@ func (w *Writer) recordWrites(seq uint64, written []pendingWrite) {
 	if w.lastWrite == nil || len(w.lastWrite) >= lastWriteKeys {
 		// The maps now cover the commits after lwRotated; the dropped one
 		// covered those up to it.
-		w.lastWriteOld, w.lastWrite = w.lastWrite, map[string]uint64{}
+		w.lastWriteOld, w.lastWrite = w.lastWrite, make(map[string]uint64, len(w.lastWrite)) // sized as the last one grew
 		w.lwFloor, w.lwRotated = w.lwRotated, seq-1
 	}
 	for _, p := range written {
@@ -145,4 +146,8 @@ func (w *Writer) recordWrites(seq uint64, written []pendingWrite) {
 
 // changedOutside tells resolutions outside the serial section that rows
 // changed without a commit sequence number (see the comment above).
-func (w *Writer) changedOutside() { w.external.Add(1) }
+// It empties the cache of recently committed versions first (recent.go).
+func (w *Writer) changedOutside() {
+	w.recent.clear()
+	w.external.Add(1)
+}

@@ -57,6 +57,7 @@ type Writer struct {
 	lastWrite, lastWriteOld map[string]uint64 // under mu
 	lwFloor, lwRotated      uint64            // under mu
 	preKept, preRedone      atomic.Int64      // keys resolved outside the serial section: kept, redone
+	recent                  recentVersions    // versions of written groups (recent.go)
 
 	// binlogWritten counts the change records of durable commits; built
 	// is the count of the last build (REQUIRES: mu).
@@ -252,6 +253,11 @@ func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 	if ts, err = w.oracle.Next(); err != nil {
 		return 0, nil, 0, nil, err
 	}
+	return w.buildAt(ts, rc, set, extra, partial, pre, grouped)
+}
+
+// buildAt is build with the commit's TSO taken. REQUIRES: w.mu held.
+func (w *Writer) buildAt(ts uint64, rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved, grouped bool) (_ uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
 	b := w.db.NewBatchSize(set.batchSize())
 	// Change records go to a batch of their own that the rows are then
 	// appended to: records ('b' keys) first, then rows, keeps a large

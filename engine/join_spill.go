@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"hash/maphash"
+
+	"loadgw/expr"
+	"loadgw/spill"
+	"loadgw/types"
+)
+
+const (
+	// joinFanOut is the number of partitions a spilling hash join writes
+	// of each side.
+	joinFanOut = 16
+	// joinMaxDepth bounds re-partitioning: a partition still too big at
+	// this depth (one key of very many rows) is joined in memory.
+	joinMaxDepth = 4
+)
+
+// hashJoinRun is one execution of a hash join that keeps its build side
+// within the query memory bound: past it, both sides go to partition
+// files by a hash of their key (a grace hash join) and each pair of
+// partitions is joined on its own, re-partitioned when still too big.
+// Rows of one key meet in one partition; a NULL key matches nothing and
+// goes to the first, where the join kind decides its fate as in memory.
+type hashJoinRun struct {
+	n            *joinNode
+	x            *execCtx
+	fn           rowFn
+	buildLeft    bool
+	bkeys, pkeys []expr.Compiled
+	budget       int64 // 0: never spill
+	key          []byte
+}
+
+// join joins the rows build and probe stream at re-partitioning depth.
+func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, error) {
+	var rows [][]types.Value
+	var slab []types.Value
+	var mem int64
+	var bparts []*spill.Writer
+	seed := maphash.MakeSeed()
+	err := build(func(row []types.Value) (bool, error) {
+		if bparts != nil {
+			return true, h.partition(bparts, seed, h.bkeys, row)
+		}
+		if len(slab)+len(row) > cap(slab) {
+			slab = make([]types.Value, 0, max(collectSlab, len(row)))
+		}
+		i := len(slab)
+		slab = append(slab, row...)
+		rows = append(rows, slab[i:len(slab):len(slab)])
+		mem += spill.RowBytes(row)
+		if h.budget > 0 && mem > h.budget && depth < joinMaxDepth {
+			parts, err := h.createParts()
+			if err != nil {
+				return false, err
+			}
+			bparts = parts
+			for _, r := range rows {
+				if err := h.partition(bparts, seed, h.bkeys, r); err != nil {
+					return false, err
+				}
+			}
+			rows, slab = nil, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		discardAll(bparts)
+		return false, err
+	}
+	if bparts == nil {
+		return h.n.joinRows(h.x, h.fn, rows, h.buildLeft, h.bkeys, h.pkeys, probe)
+	}
+	pparts, err := h.createParts()
+	if err != nil {
+		discardAll(bparts)
+		return false, err
+	}
+	err = probe(func(row []types.Value) (bool, error) {
+		return true, h.partition(pparts, seed, h.pkeys, row)
+	})
+	if err != nil {
+		discardAll(bparts)
+		discardAll(pparts)
+		return false, err
+	}
+	for i := range bparts {
+		b, p := bparts[i], pparts[i]
+		bparts[i], pparts[i] = nil, nil
+		stopped, err := h.joinPart(b, p, depth)
+		if err != nil || stopped {
+			discardAll(bparts[i+1:])
+			discardAll(pparts[i+1:])
+			return stopped, err
+		}
+	}
+	return false, nil
+}
+
+// joinPart joins one partition of the build side with the same partition
+// of the probe side; both files are gone afterwards.
+func (h *hashJoinRun) joinPart(b, p *spill.Writer, depth int) (bool, error) {
+	br, err := b.Finish()
+	if err != nil {
+		p.Discard()
+		return false, err
+	}
+	defer br.Close()
+	pr, err := p.Finish()
+	if err != nil {
+		return false, err
+	}
+	defer pr.Close()
+	return h.join(readAll(h.x, br), readAll(h.x, pr), depth+1)
+}
+
+// readAll streams the rows of a partition file.
+func readAll(x *execCtx, r *spill.Reader) func(rowFn) error {
+	return func(fn rowFn) error {
+		for {
+			if err := x.poll(); err != nil {
+				return err
+			}
+			row, err := r.Next()
+			if err != nil || row == nil {
+				return err
+			}
+			if more, err := fn(row); err != nil || !more {
+				return err
+			}
+		}
+	}
+}
+
+func (h *hashJoinRun) createParts() ([]*spill.Writer, error) {
+	parts := make([]*spill.Writer, joinFanOut)
+	for i := range parts {
+		w, err := spill.Create(h.x.s.e.spill)
+		if err != nil {
+			discardAll(parts)
+			return nil, err
+		}
+		parts[i] = w
+	}
+	h.x.s.e.spilled.Add(joinFanOut)
+	return parts, nil
+}
+
+// partition writes row to the partition of its key (the first for a NULL
+// key, which matches nothing).
+func (h *hashJoinRun) partition(parts []*spill.Writer, seed maphash.Seed, keys []expr.Compiled, row []types.Value) error {
+	if err := h.x.poll(); err != nil {
+		return err
+	}
+	key, ok, err := encodeKey(h.key[:0], keys, h.n.keyTypes, row, h.x.ctx)
+	h.key = key
+	if err != nil {
+		return err
+	}
+	p := uint64(0)
+	if ok {
+		p = maphash.Bytes(seed, key) % uint64(len(parts))
+	}
+	return parts[p].Write(row)
+}
+
+func discardAll(parts []*spill.Writer) {
+	for i, w := range parts {
+		if w != nil {
+			w.Discard()
+			parts[i] = nil
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"strings"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/ttl"
+	"loadgw/types"
+)
+
+// Short-circuit point queries
+//
+// A SELECT of plain columns (or *) from one table whose WHERE gives every
+// key column with an equality to a literal is Doris's "short circuit point
+// query": a prepared statement of a key-value lookup. It skips the planner:
+// one key-prefix scan of the statement's snapshot with the WHERE as filter
+// (the scan a planned query runs for it, so TTL visibility, delete signs,
+// merge-on-read and hidden columns behave the same), then the columns are
+// copied out. Any other query, and any query this path would answer with
+// an error, goes to the planner (TestShortCircuitMatchesPlanner).
+
+// shortCircuit answers q when it is a point query; ok is false otherwise.
+func (s *Session) shortCircuit(q *sql.Select) (res *Result, ok bool, err error) {
+	if !pointShape(q) {
+		return nil, false, nil
+	}
+	from := q.From
+	if isInfoSchema(from.Table.DB) || (from.Table.DB == "" && isInfoSchema(s.db)) {
+		return nil, false, nil
+	}
+	t, err := s.lookupTable(from.Table)
+	if err != nil {
+		return nil, false, nil
+	}
+	if _, isView, err := s.lookupView(from.Table); err != nil || isView {
+		return nil, false, nil
+	}
+	if ttl.CheckRead(t, ttl.Read{}) != nil {
+		return nil, false, nil
+	}
+	qual := t.Name
+	if from.Alias != "" {
+		qual = from.Alias
+	}
+	show := s.ShowHidden()
+	cols := make([]expr.Column, len(t.Columns))
+	hidden := make([]bool, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = expr.Column{Name: c.Name, Table: qual, Type: c.Type}
+		hidden[i] = c.Hidden && !show
+	}
+	if !keysGiven(t, q.Where, qual) {
+		return nil, false, nil
+	}
+	return s.runPointQuery(q, t, cols, hidden)
+}
+
+// pointShape reports whether q has nothing but a select list of columns,
+// one plain table and a WHERE of equalities.
+func pointShape(q *sql.Select) bool {
+	if q.With != nil || q.Set != nil || q.Hint != "" || q.RelationHints != nil || q.Distinct ||
+		q.GroupBy != nil || q.GroupingSets != nil || q.Having != nil || q.Qualify != nil || q.OrderBy != nil ||
+		q.From == nil || q.Where == nil || len(q.Items) == 0 {
+		return false
+	}
+	if q.Limit != nil && (q.Limit.Offset != 0 || q.Limit.Count < 1) {
+		return false
+	}
+	f := q.From
+	if f.Join != nil || f.Subquery != nil || f.Func != "" || f.ScanParams != nil || f.VersionAsOf != nil ||
+		f.TimeAsOf != nil || f.Partitions != nil || f.AliasColumns != nil || f.Table.Name == "" {
+		return false
+	}
+	for _, it := range q.Items {
+		switch it.Expr.(type) {
+		case *expr.Star, *expr.ColumnRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// keysGiven reports whether where is a conjunction of column = literal
+// that gives every key column of t a value its key encoding holds exactly.
+func keysGiven(t *catalog.Table, where expr.Expr, qual string) bool {
+	given := make([]bool, len(t.Columns))
+	for _, c := range conjuncts(where, nil) {
+		b, ok := c.(*expr.Binary)
+		if !ok || b.Op != "=" {
+			return false
+		}
+		ref, lit := asRef(b.L), b.R
+		if ref == nil {
+			ref, lit = asRef(b.R), b.L
+		}
+		l, isLit := lit.(*expr.Literal)
+		if ref == nil || !isLit || l.Val.IsNull() || (ref.Table != "" && !strings.EqualFold(ref.Table, qual)) {
+			return false
+		}
+		col, i := t.Column(ref.Name)
+		if col == nil {
+			return false
+		}
+		if _, exact := exactKeyValue(l.Val, col.Type); col.IsKey && exact {
+			given[i] = true
+		}
+	}
+	for i, c := range t.Columns {
+		if c.IsKey && !given[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// runPointQuery scans the key prefix of q's WHERE and projects the rows
+// that pass it; binding failures leave the query to the planner.
+func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, cols []expr.Column, hidden []bool) (*Result, bool, error) {
+	scope := &expr.Scope{Columns: cols, Clause: "FILTER"}
+	pl := &plan{scope: scope, starHidden: hidden, hasFrom: true}
+	items, err := expandStars(q.Items, pl)
+	if err != nil {
+		return nil, false, nil
+	}
+	filter, err := expr.Bind(q.Where, scope)
+	if err != nil {
+		return nil, false, nil
+	}
+	project := &expr.Scope{Columns: cols, Clause: "PROJECT"}
+	outs := make([]expr.Compiled, len(items))
+	out := make([]Column, len(items))
+	for i, it := range items {
+		c, err := expr.Bind(it.Expr, project)
+		if err != nil {
+			return nil, false, nil
+		}
+		outs[i] = c
+		out[i] = Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, project)}
+	}
+	st := s.newStmt()
+	defer st.close()
+	x := &execCtx{s: s, ctx: st.ctx, st: st}
+	sc := s.newScanner(t, st.reader(), st.ctx.Now)
+	sc.poll = x.poll
+	limit := int64(-1)
+	if q.Limit != nil {
+		limit = q.Limit.Count
+	}
+	var rows [][]types.Value
+	err = sc.scan(s.keyPrefix(t, q.Where, st.ctx), func(row []types.Value) (bool, error) {
+		if ok, err := x.truth(filter, row); err != nil || !ok {
+			return err == nil, err
+		}
+		o := make([]types.Value, len(outs))
+		for i, c := range outs {
+			v, err := c.Eval(row, st.ctx)
+			if err != nil {
+				return false, err
+			}
+			o[i] = v
+		}
+		rows = append(rows, o)
+		return limit < 0 || int64(len(rows)) < limit, nil
+	})
+	if err != nil {
+		return nil, true, err
+	}
+	return &Result{ResultSet: true, Columns: out, Rows: rows, Loc: s.loc}, true, nil
+}

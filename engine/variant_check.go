@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"strings"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/sql"
+	"loadgw/types"
+)
+
+// errOnlyMetricType is Doris's Type.OnlyMetricTypeErrorMsg, raised by
+// CheckAfterRewrite when a VARIANT value is grouped or sorted by.
+const errOnlyMetricType = "Doris hll, bitmap, array, map, struct, jsonb, variant column must use with specific function, and don't" +
+	" support filter, group by or order by. please run 'help hll' or 'help bitmap' or 'help array'" +
+	" or 'help map' or 'help struct' or 'help jsonb' or 'help variant' in your mysql client."
+
+// checkSortable rejects a GROUP BY or ORDER BY key Doris cannot compare:
+// a VARIANT (cast a subcolumn to a scalar type first).
+func checkSortable(c expr.Compiled) error {
+	if c.Type().Kind == types.Variant {
+		return errorf(errOnlyMetricType)
+	}
+	return nil
+}
+
+// checkVariantColumnDef applies ColumnDefinition.validate's rule for JSON
+// and VARIANT columns: no default other than NULL.
+func checkVariantColumnDef(cd *sql.ColumnDef) error {
+	k := cd.Type.Kind
+	if (k == types.JSON || k == types.Variant) && cd.Default != nil && cd.Default.Kind != sql.DefaultNull {
+		return errorf("Json or Variant type column default value just support null")
+	}
+	return nil
+}
+
+// checkVariantColumnName is CreateTableInfo's rule that a VARIANT column's
+// name has no '.', which would clash with subcolumn paths.
+func checkVariantColumnName(cd *sql.ColumnDef) error {
+	if cd.Type.Kind == types.Variant && strings.Contains(cd.Name, ".") {
+		return errorf("Disable to create table of `VARIANT` type column named with a `.` character: %s", strings.ToUpper(cd.Name))
+	}
+	return nil
+}
+
+// checkVariantDistribution is InternalCatalog.createOlapTable's rule that
+// no hash distribution column is a VARIANT.
+func checkVariantDistribution(c *catalog.Column) error {
+	if c.Type.Kind == types.Variant {
+		return errorf("Hash distribution info should not contain variant columns")
+	}
+	return nil
+}
+
+// checkVariantLightSchemaChange is InternalCatalog.createOlapTable's rule
+// that a table with a VARIANT column keeps light schema change on.
+func checkVariantLightSchemaChange(t *catalog.Table) error {
+	if t.Properties["light_schema_change"] == "true" {
+		return nil
+	}
+	for _, c := range t.Columns {
+		if c.Type.Kind == types.Variant {
+			return errorf("Variant type rely on light schema change,  please use light_schema_change = true.")
+		}
+	}
+	return nil
+}
