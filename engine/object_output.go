@@ -5,12 +5,7 @@ import "loadgw/types"
 // hideObjects shows the values of HLL, BITMAP and QUANTILE_STATE result
 // columns as NULL, as Doris does unless return_object_data_as_binary is set.
 func hideObjects(cols []Column, rows [][]types.Value) {
-	var idx []int
-	for i, c := range cols {
-		if isObjectType(c.Type) {
-			idx = append(idx, i)
-		}
-	}
+	idx := objectColumns(cols)
 	if idx == nil {
 		return
 	}
@@ -19,4 +14,15 @@ func hideObjects(cols []Column, rows [][]types.Value) {
 			r[i] = types.NullValue
 		}
 	}
+}
+
+// objectColumns lists the result columns of an object type (nil: none).
+func objectColumns(cols []Column) []int {
+	var idx []int
+	for i, c := range cols {
+		if isObjectType(c.Type) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }
