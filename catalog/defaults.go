@@ -28,6 +28,8 @@ func (t *Table) FillDefaults(row []types.Value, set []bool, now time.Time, loc *
 func (c *Column) DefaultValue(now time.Time, loc *time.Location) (types.Value, error) {
 	d := c.Default
 	switch {
+	case d == nil && (c.Type.Kind == types.HLL || c.Type.Kind == types.Bitmap):
+		return types.Zero(c.Type), nil // Doris's implicit HLL_EMPTY / BITMAP_EMPTY default
 	case d == nil || d.Kind == DefaultNull:
 		if c.Nullable || c.AutoInc {
 			return types.NullValue, nil

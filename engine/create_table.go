@@ -206,6 +206,11 @@ func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 	}
 	if cd.Nullable != nil {
 		c.Nullable = *cd.Nullable
+	} else if isObjectType(cd.Type) {
+		c.Nullable = false // ColumnNullableType.DEFAULT
+	}
+	if err := checkObjectColumn(cd, c); err != nil {
+		return nil, err
 	}
 	if err := checkVariantColumnDef(cd); err != nil {
 		return nil, err
@@ -379,6 +384,9 @@ func setKeys(t *catalog.Table, st *sql.CreateTable) error {
 		}
 		switch t.Keys {
 		case catalog.AggKeys:
+			if err := checkObjectAggKeys(c); err != nil {
+				return err
+			}
 			if c.Agg == "" {
 				return errorf("AGG_KEYS table should specify aggregate type for non-key column[%s]", c.Name)
 			}
@@ -407,7 +415,7 @@ func checkKeyType(c *catalog.Column) error {
 		return errorf("JsonType type should not be used in key column[%s].", c.Name)
 	case types.Variant:
 		return errorf("Variant type should not be used in key column[%s].", c.Name)
-	case types.Bitmap:
+	case types.Bitmap, types.HLL, types.QuantileState:
 		return errorf("Key column can not set complex type:%s", c.Name)
 	case types.Array:
 		return errorf("Array can only be used in the non-key column of the duplicate table at present.")

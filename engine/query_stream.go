@@ -53,6 +53,9 @@ func singleSelect(stmts []sql.Statement) (*sql.Select, bool) {
 // with its result instead.
 func (s *Session) streamSelect(q *sql.Select, sink RowSink) (*Result, bool, error) {
 	if res, ok, err := s.shortCircuit(q); ok {
+		if err == nil {
+			hideObjects(res.Columns, res.Rows)
+		}
 		return res, false, err
 	}
 	st := s.newStmt()
@@ -65,7 +68,16 @@ func (s *Session) streamSelect(q *sql.Select, sink RowSink) (*Result, bool, erro
 	if err := sink.Columns(qp.out, s.loc); err != nil {
 		return nil, true, err
 	}
+	hide := objectColumns(qp.out)
+	var shown []types.Value
 	err = qp.root.run(&execCtx{s: s, ctx: st.ctx, st: st}, func(row []types.Value) (bool, error) {
+		if hide != nil {
+			shown = append(shown[:0], row...)
+			for _, i := range hide {
+				shown[i] = types.NullValue
+			}
+			row = shown
+		}
 		return true, sink.Row(row)
 	})
 	return nil, true, err

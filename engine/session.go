@@ -161,7 +161,11 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 	case *sql.Insert:
 		return s.insert(st)
 	case *sql.Select:
-		return s.query(s.withDefaultLimit(st))
+		res, err := s.query(s.withDefaultLimit(st))
+		if err == nil {
+			hideObjects(res.Columns, res.Rows)
+		}
+		return res, err
 	case *sql.Update:
 		return s.update(st)
 	case *sql.Delete:

@@ -85,6 +85,9 @@ func newAgg(name string, star bool, at []types.Type) (AggFunc, types.Type, error
 	case "array_agg", "collect_list", "collect_set":
 		return newCollectAgg(name, at)
 	}
+	if f, t, ok := newObjectAgg(name, at); ok {
+		return f, t, nil
+	}
 	return nil, types.Type{}, errorf("Can not found function '%s'", name)
 }
 

@@ -3,14 +3,13 @@ package expr
 import (
 	"encoding/binary"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // Bitmap values (types.Bitmap, Value.S) are serialized by loadgw as the
 // sorted, de-duplicated uint32 members, each 4 bytes little-endian. This is
 // loadgw's own encoding (not Doris's roaring format); only BITMAP_TO_STRING
-// and the skip-bitmap column read it.
+// and the skip-bitmap column read it; bitmap64.go widens it for user BITMAP
+// columns.
 
 // EncodeBitmap serializes a set of uint32 (any order, duplicates allowed).
 func EncodeBitmap(members []uint32) string {
@@ -36,13 +35,4 @@ func DecodeBitmap(s string) []uint32 {
 
 // BitmapToString renders an encoded bitmap as Doris's BITMAP_TO_STRING does:
 // the members in ascending order separated by commas ("" when empty).
-func BitmapToString(s string) string {
-	var sb strings.Builder
-	for i, m := range DecodeBitmap(s) {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteString(strconv.FormatUint(uint64(m), 10))
-	}
-	return sb.String()
-}
+func BitmapToString(s string) string { return bitmapString(DecodeBitmap64(s)) }

@@ -54,6 +54,10 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 		return castToJSON(v, loc)
 	case IPv4, IPv6:
 		return castToIP(v, to)
+	case HLL, QuantileState, Bitmap:
+		if v.Kind == to.Kind {
+			return v, nil
+		}
 	case Variant:
 		return castToVariant(v, loc)
 	case Null:

@@ -152,7 +152,7 @@ var simpleTypes = map[string]Kind{
 	"string": String, "text": String,
 	"json": JSON, "jsonb": JSON,
 	"variant": Variant, "bitmap": Bitmap,
-	"ipv4": IPv4, "ipv6": IPv6, "hll": HLL,
+	"ipv4": IPv4, "ipv6": IPv6, "hll": HLL, "quantile_state": QuantileState,
 }
 
 func parseDecimalType(name string, args []int) (Type, error) {

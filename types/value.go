@@ -37,6 +37,9 @@ func Zero(t Type) Value {
 		return zeroNested(t)
 	case HLL:
 		return NewHLLValue(EmptyHLL)
+	case QuantileState:
+		q := NewQuantileSketch()
+		return Value{Kind: QuantileState, S: q.Serialize()}
 	case Variant:
 		return Value{Kind: Variant, S: "{}"}
 	}

@@ -26,6 +26,8 @@ func aggregate(t *catalog.Table, old, cur []types.Value) []types.Value {
 			if n.IsNull() {
 				out[i] = o
 			}
+		case "HLL_UNION", "BITMAP_UNION", "QUANTILE_UNION":
+			out[i] = unionObject(o, n)
 		}
 	}
 	return out
