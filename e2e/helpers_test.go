@@ -177,40 +177,12 @@ func (s *server) waitReady() {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				s.waitMySQL(deadline)
 				return
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	s.t.Fatalf("loadgw did not answer GET / within 15s\n%s", s.out)
-}
-
-// waitMySQL waits until the MySQL port of the server's flags, if any, accepts
-// connections: loadgw answers HTTP before that listener may be open.
-func (s *server) waitMySQL(deadline time.Time) {
-	s.t.Helper()
-	addr := ""
-	for i, f := range s.flags {
-		switch {
-		case f == "--mysql-addr" && i+1 < len(s.flags):
-			addr = s.flags[i+1]
-		case strings.HasPrefix(f, "--mysql-addr="):
-			addr = strings.TrimPrefix(f, "--mysql-addr=")
-		}
-	}
-	if addr == "" {
-		return
-	}
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.t.Fatalf("loadgw did not accept MySQL connections on %s within 15s\n%s", addr, s.out)
 }
 
 // stop sends sig and waits for the exit; it returns the exit code (-1 when

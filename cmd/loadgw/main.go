@@ -244,11 +244,13 @@ func run(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	// The MySQL port listens before HTTP serves, so a client that saw the
+	// HTTP port answer finds the MySQL port open too.
 	my, err := startMySQL(c, eng, log, errc)
 	if err != nil {
 		return err
 	}
+	go func() { errc <- srv.Serve(ln) }()
 	// Doris's transaction cleaner runs every 30 s, the loop's default.
 	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.ObservedJobs(eng, loads, elog, mets.ObserveReclaimed)...)
 	go jobs.Run(ctx)
