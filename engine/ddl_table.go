@@ -173,6 +173,10 @@ func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Hold the writer (as TRUNCATE does) so a pending commit of the table
+	// lands before the range delete, not after it as orphan rows.
+	s.e.writer.Lock()
+	defer s.e.writer.Unlock()
 	err = s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(db)
 		if !ok {
