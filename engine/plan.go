@@ -72,6 +72,9 @@ type planner struct {
 	st    *stmtCtx
 	ctes  *cteScope
 	outer *outerFrame
+	// reduce, when set, is the semi-join reduction planBlock applies to
+	// one derived block (see keyReduction).
+	reduce *keyReduction
 }
 
 // cteScope is the chain of WITH names visible to a query, innermost first.
@@ -185,6 +188,11 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 		}
 	case q.Where != nil:
 		if src.node, err = p.planWhere(src, q.Where); err != nil {
+			return nil, err
+		}
+	}
+	if q.From != nil {
+		if src.node, err = p.reduceKeys(q, src.node); err != nil {
 			return nil, err
 		}
 	}

@@ -231,5 +231,5 @@ func restoreOrder(root relNode, rels []*source, order []int, all []expr.Column) 
 			texts = append(texts, strings.TrimPrefix(c.Table+"."+c.Name, "."))
 		}
 	}
-	return &projectNode{child: root, exprs: exprs, columns: all, texts: texts}
+	return &projectNode{child: root, exprs: exprs, columns: all, texts: texts, reorder: true}
 }

@@ -99,7 +99,11 @@ func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (expr.Expr, bool, e
 	if len(rest) > 0 {
 		d.Where = andAll(rest)
 	}
+	if keys := p.keySource(src.node, outer); keys != nil && keys.estimate() < probe.node.estimate() {
+		p.reduce = &keyReduction{block: d, inner: inner, outer: outer, keys: keys}
+	}
 	qp, err := p.planQuery(d)
+	p.reduce = nil
 	if err != nil {
 		return nil, false, nil
 	}

@@ -115,6 +115,9 @@ type projectNode struct {
 	exprs   []expr.Compiled
 	columns []expr.Column
 	texts   []string
+	// reorder is set when the node only puts a join order's columns back
+	// in FROM order (restoreOrder).
+	reorder bool
 }
 
 func (n *projectNode) cols() []expr.Column { return n.columns }
