@@ -118,7 +118,8 @@ func (in *interp) methodCall(x *callExpr, p *propExpr, e *env) (value, error) {
 					return nil, nil
 				}
 			case "UUID":
-				return "00000000-0000-0000-0000-000000000000", nil
+				in.uuids++
+				return fmt.Sprintf("00000000-0000-4000-8000-%012d", in.uuids), nil
 			}
 		}
 	}

@@ -14,8 +14,8 @@ func TestClosureCallAndDefaults(t *testing.T) {
 	if res.Error != "" {
 		t.Fatalf("suite error: %s", res.Error)
 	}
-	if res.Passed != 8 || res.Failed != 0 || res.Skipped != 0 || res.StmtErrors != 0 {
-		t.Fatalf("passed %d failed %d skipped %d stmt errors %d; want 8 0 0 0\nfailures: %q\nskips: %q",
+	if res.Passed != 9 || res.Failed != 0 || res.Skipped != 0 || res.StmtErrors != 0 {
+		t.Fatalf("passed %d failed %d skipped %d stmt errors %d; want 9 0 0 0\nfailures: %q\nskips: %q",
 			res.Passed, res.Failed, res.Skipped, res.StmtErrors, res.Details, res.Skips)
 	}
 }

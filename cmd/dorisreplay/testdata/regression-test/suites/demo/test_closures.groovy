@@ -20,4 +20,6 @@ suite("test_closures") {
     assertEquals(11, add(1))
     assertEquals(3, add.call(1, 2))
     qt_rows "select * from ${tbl} order by id"
+    // each UUID.randomUUID() is new (suites make stream load labels with it)
+    assertTrue(UUID.randomUUID().toString() != UUID.randomUUID().toString())
 }
