@@ -56,6 +56,9 @@ type Default struct {
 	Text string `json:",omitempty"`
 	// Precision is p of CURRENT_TIMESTAMP(p).
 	Precision int `json:",omitempty"`
+	// Expr names the expression a DefaultLiteral came from (PI, E), which
+	// SHOW CREATE TABLE prints unquoted as Doris does; "" for a literal.
+	Expr string `json:",omitempty"`
 }
 
 // Column is one column of a table.

@@ -273,6 +273,21 @@ func buildDefault(cd *sql.ColumnDef, c *catalog.Column, s *Session) (*catalog.De
 			return nil, errorf("Invalid default value for '%s': %s", cd.Name, err.Error())
 		}
 		return &catalog.Default{Kind: catalog.DefaultLiteral, Text: cd.Default.Text}, nil
+	case sql.DefaultPi, sql.DefaultE:
+		// Doris's DefaultValue.PI_DEFAULT_VALUE / E_NUM_DEFAULT_VALUE: the
+		// value is Java's Double.toString(Math.PI / Math.E).
+		text, name := "3.141592653589793", "PI"
+		if cd.Default.Kind == sql.DefaultE {
+			text, name = "2.718281828459045", "E"
+		}
+		if _, err := types.ParseValue(text, cd.Type, s.loc); err != nil {
+			return nil, errorf("Invalid default value for '%s': %s", cd.Name, err.Error())
+		}
+		return &catalog.Default{Kind: catalog.DefaultLiteral, Text: text, Expr: name}, nil
+	case sql.DefaultBitmapEmpty:
+		if cd.Type.Kind == types.Bitmap {
+			return &catalog.Default{Kind: catalog.DefaultBitmapEmpty}, nil
+		}
 	}
 	return nil, errorf("Unsupported default value for '%s'", cd.Name)
 }

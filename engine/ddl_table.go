@@ -453,7 +453,9 @@ func columnSQL(t *catalog.Table, c *catalog.Column) string {
 		fmt.Fprintf(&b, " AUTO_INCREMENT(%d)", c.AutoIncStart)
 	}
 	if d := c.Default; d != nil && d.Kind != catalog.DefaultNull {
-		if d.Kind == catalog.DefaultLiteral {
+		if d.Kind == catalog.DefaultLiteral && d.Expr != "" { // PI, E: Doris prints the value unquoted
+			fmt.Fprintf(&b, " DEFAULT %s", d.Text)
+		} else if d.Kind == catalog.DefaultLiteral {
 			fmt.Fprintf(&b, " DEFAULT \"%s\"", d.Text)
 		} else {
 			b.WriteString(" DEFAULT " + defaultText(d))

@@ -134,6 +134,9 @@ func (s *Session) setItem(it sql.SetItem) error {
 	if err := checkTimeoutVar(name, val); err != nil {
 		return err
 	}
+	if err := checkNewKeyBehaviorVar(name, val); err != nil {
+		return err
+	}
 	if global {
 		s.e.setGlobalVar(name, val)
 	}

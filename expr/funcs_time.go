@@ -36,7 +36,7 @@ func init() {
 	register(spec{min: 1, max: 1, args: []argKind{aDT}, ret: fixedType(tDate), fn: func(ctx *Context, a []types.Value) (types.Value, error) {
 		days, _ := types.SplitMicros(wallMicros(a[0], ctx))
 		return types.NewDate(days), nil
-	}}.def(), "to_date", "date")
+	}}.def(), "to_date", "date", "to_datev2", "datev2") // datev2 and to_datev2: Doris's V2 names of date and to_date (BuiltinScalarFunctions)
 	register(spec{min: 3, max: 3, args: []argKind{aDT, aStr, aStr}, ret: func(a []Compiled) types.Type {
 		return tDateTime(a[0].Type().Scale)
 	}, fn: convertTZ}.def(), "convert_tz")

@@ -260,9 +260,11 @@ func (p *Params) parsePut(get func(string) string, has func(string) bool) error 
 		p.TimeZone = get("time_zone")
 	}
 	if v := get("exec_mem_limit"); v != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil {
-			return invalidArg("Invalid mem limit format, %s", v)
+		n, ok := stoll(v)
+		if !ok {
+			// Doris: "Invalid mem limit format, {}" with std::stoll's
+			// exception text, which is "stoll".
+			return invalidArg("Invalid mem limit format, stoll")
 		}
 		p.ExecMemLimit = n
 	}
@@ -365,4 +367,27 @@ func strtod(s string) float64 {
 		}
 	}
 	return 0
+}
+
+// stoll reads a number as C++ std::stoll does (base 10), which Doris uses on
+// exec_mem_limit: leading white space, an optional sign, then the longest run
+// of digits; anything after the digits is ignored. ok is false when there are
+// no digits (std::invalid_argument) or the number does not fit in an int64
+// (std::out_of_range, which Doris leaves uncaught; loadgw reports it as the
+// invalid argument).
+func stoll(s string) (n int64, ok bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	end := 0
+	if end < len(s) && (s[end] == '+' || s[end] == '-') {
+		end++
+	}
+	digits := end
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	if end == digits {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s[:end], 10, 64)
+	return n, err == nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"loadgw/catalog"
+	"loadgw/expr"
 	"loadgw/mapping"
 	"loadgw/sql"
 )
@@ -37,9 +38,42 @@ func newMapping(t *catalog.Table, p *Params) (*mapping.Mapping, error) {
 		}
 		// Non-nil even when empty: a header replaces the default inputs.
 		s.Columns = append(make([]sql.ColumnMapping, 0, len(items)), items...)
+		s.Columns = addBaseInputs(t, s.Columns)
 	}
 	m, err := mapping.New(t, s)
 	return m, mappingError(err)
+}
+
+// addBaseInputs is Doris's rule for a columns header that names no input
+// field, only `col = expr` mappings (NereidsLoadScanProvider: "If user does
+// not specify the file field names, generate it by using base schema of
+// table"): the table's visible columns are the input fields, except those
+// mapped to an expression that reads no column (a constant). So "id = id * 10"
+// reads the field id and loads it times ten.
+func addBaseInputs(t *catalog.Table, items []sql.ColumnMapping) []sql.ColumnMapping {
+	for _, it := range items {
+		if it.Expr == nil {
+			return items
+		}
+	}
+	constant := map[string]bool{}
+	for _, it := range items {
+		reads := false
+		expr.Walk(it.Expr, func(e expr.Expr) {
+			if _, ok := e.(*expr.ColumnRef); ok {
+				reads = true
+			}
+		})
+		if !reads {
+			constant[strings.ToLower(it.Name)] = true
+		}
+	}
+	for _, c := range t.Columns {
+		if !c.Hidden && !constant[strings.ToLower(c.Name)] {
+			items = append(items, sql.ColumnMapping{Name: c.Name})
+		}
+	}
+	return items
 }
 
 // mappingError turns a mapping's *mapping.Error into Doris's analysis

@@ -297,6 +297,14 @@ func (m *Mapping) mapSequence(seqCol string) error {
 		return nil
 	}
 	if m.seqMapped >= 0 {
+		// Doris (NereidsLoadScanProvider.handleSequenceColumn): a row
+		// update must load the column the sequence maps to, unless it
+		// defaults to CURRENT_TIMESTAMP; a partial update keeps the old
+		// value.
+		d := t.Columns[m.seqMapped].Default
+		if m.update == Upsert && !m.set[m.seqMapped] && (d == nil || d.Kind != catalog.DefaultCurrentTimestamp) {
+			return needSequence(t)
+		}
 		return nil
 	}
 	if seqCol == "" {

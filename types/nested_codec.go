@@ -262,7 +262,7 @@ func appendElem(b []byte, v Value, t Type) []byte {
 	switch t.Kind {
 	case Boolean:
 		return append(b, byte(v.I))
-	case TinyInt, SmallInt, Int, BigInt, Date, DateTime, TimestampTZ:
+	case TinyInt, SmallInt, Int, BigInt, Date, DateTime, TimestampTZ, IPv4:
 		return binary.AppendVarint(b, v.I)
 	case Decimal:
 		if t.Precision <= 18 {
@@ -270,7 +270,7 @@ func appendElem(b []byte, v Value, t Type) []byte {
 		}
 		b = binary.LittleEndian.AppendUint64(b, uint64(v.I))
 		return binary.LittleEndian.AppendUint64(b, uint64(v.Hi))
-	case LargeInt:
+	case LargeInt, IPv6:
 		b = binary.LittleEndian.AppendUint64(b, uint64(v.I))
 		return binary.LittleEndian.AppendUint64(b, uint64(v.Hi))
 	case Float:
@@ -294,7 +294,7 @@ func readElem(r *reader, t Type) Value {
 	switch t.Kind {
 	case Boolean:
 		v.I = int64(r.byte())
-	case TinyInt, SmallInt, Int, BigInt, Date:
+	case TinyInt, SmallInt, Int, BigInt, Date, IPv4:
 		v.I = r.varint()
 	case DateTime, TimestampTZ:
 		v.I, v.Scale = r.varint(), t.Scale
@@ -308,7 +308,7 @@ func readElem(r *reader, t Type) Value {
 			return v
 		}
 		v.I, v.Hi = int64(r.fixed64()), int64(r.fixed64())
-	case LargeInt:
+	case LargeInt, IPv6:
 		v.I, v.Hi = int64(r.fixed64()), int64(r.fixed64())
 	case Float:
 		s := r.take(4)

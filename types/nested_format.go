@@ -5,7 +5,8 @@ import "time"
 // appendNested appends a nested value as Doris's serdes print it
 // (DataTypeArraySerDe/MapSerDe/StructSerDe::to_string): `[1, 2]`,
 // `{"k":1, "l":null}`, `{"f1":1, "f2":"a"}`. Inside a nested value NULL is
-// `null`, and strings, JSON, dates, datetimes and timestamps are in double
+// `null`, and strings, JSON, dates, datetimes, timestamps and IP addresses
+// (regression-test/data sql_array_compact5: ["192.168.1.1", ...]) are in double
 // quotes, not escaped; numbers and booleans are bare.
 func appendNested(b []byte, v Value, loc *time.Location) []byte {
 	n, err := Decode(v)
@@ -51,7 +52,7 @@ func appendInner(b []byte, v Value, loc *time.Location) []byte {
 	switch v.Kind {
 	case Null:
 		return append(b, "null"...)
-	case Char, Varchar, String, JSON, Date, DateTime, TimestampTZ, Bitmap:
+	case Char, Varchar, String, JSON, Date, DateTime, TimestampTZ, Bitmap, IPv4, IPv6:
 		b = append(b, '"')
 		b = AppendFormat(b, v, loc)
 		return append(b, '"')

@@ -89,8 +89,9 @@ type (
 		vals []node
 	}
 	closureExpr struct {
-		params []string
-		body   []node
+		params   []string
+		defaults []node // per parameter, nil if none; nil if no parameter has one
+		body     []node
 	}
 	rangeExpr struct{ from, to node }
 	newExpr   struct {

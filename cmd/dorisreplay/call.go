@@ -60,9 +60,16 @@ func (in *interp) apply(fn value, args []value) (value, error) {
 	case *closureVal:
 		ce := newEnv(f.env)
 		for i, p := range f.params {
-			if i < len(args) {
+			switch {
+			case i < len(args):
 				ce.vars[p] = args[i]
-			} else {
+			case i < len(f.defaults) && f.defaults[i] != nil:
+				v, err := in.eval(f.defaults[i], ce)
+				if err != nil {
+					return nil, err
+				}
+				ce.vars[p] = v
+			default:
 				ce.vars[p] = nil
 			}
 		}
@@ -111,7 +118,8 @@ func (in *interp) methodCall(x *callExpr, p *propExpr, e *env) (value, error) {
 					return nil, nil
 				}
 			case "UUID":
-				return "00000000-0000-0000-0000-000000000000", nil
+				in.uuids++
+				return fmt.Sprintf("00000000-0000-4000-8000-%012d", in.uuids), nil
 			}
 		}
 	}
@@ -192,6 +200,14 @@ func (in *interp) method(o value, name string, args []value) (value, error) {
 		return unknown{why: "getClass"}, nil
 	}
 	switch o := o.(type) {
+	case *closureVal:
+		if name == "call" { // c.call(a, b) is c(a, b)
+			return in.apply(o, args)
+		}
+	case builtinFn:
+		if name == "call" {
+			return in.apply(o, args)
+		}
 	case string:
 		return stringMethod(o, name, args)
 	case *glist:

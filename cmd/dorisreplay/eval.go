@@ -103,7 +103,7 @@ func (in *interp) eval(x node, e *env) (value, error) {
 		}
 		return m, nil
 	case *closureExpr:
-		return &closureVal{params: x.params, body: x.body, env: e}, nil
+		return &closureVal{params: x.params, defaults: x.defaults, body: x.body, env: e}, nil
 	case *rangeExpr:
 		a, err := in.eval(x.from, e)
 		if err != nil {

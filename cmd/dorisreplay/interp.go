@@ -64,6 +64,9 @@ type interp struct {
 	// a failed assertion ends the check.
 	inCheck bool
 	steps   int
+	// uuids counts UUID.randomUUID() calls: each gives a new value, as
+	// suites make labels unique with it.
+	uuids int64
 }
 
 // maxSteps bounds a suite's statements (loops of thousands of loads).

@@ -304,10 +304,10 @@ func (p *parser) declStmt() node {
 	}
 	name := p.next().text
 	if p.isP("(") { // a method: def f(a, b) { ... }
-		params := p.paramList(")")
+		params, defaults := p.paramList(")")
 		p.skipNLOnly()
 		p.expect("{")
-		return &defStmt{name: name, x: &closureExpr{params: params, body: p.block()}}
+		return &defStmt{name: name, x: &closureExpr{params: params, defaults: defaults, body: p.block()}}
 	}
 	if !p.isP("=") {
 		p.endStmt()
@@ -338,13 +338,18 @@ func (p *parser) rhs() node {
 	return p.expr()
 }
 
-// paramList reads "(a, String b = 1, ...)" after the '(' and up to close.
-func (p *parser) paramList(close string) []string {
+// paramList reads "(a, String b = 1, ...)" after the '(' and up to close;
+// defaults holds each parameter's default value expression (nil if none),
+// or is nil when no parameter has one.
+func (p *parser) paramList(close string) (params []string, defaults []node) {
 	if p.isP("(") {
 		p.next()
 	}
-	var params []string
-	for !p.isP(close) {
+	for {
+		p.skipNLOnly()
+		if p.isP(close) {
+			break
+		}
 		if p.peek().kind == tEOF {
 			p.fail("bad parameter list")
 		}
@@ -355,16 +360,25 @@ func (p *parser) paramList(close string) []string {
 		if last == "" {
 			p.fail("bad parameter")
 		}
+		var def node
 		if p.isP("=") {
-			p.fail("default parameter values are not supported")
+			p.next()
+			def = p.ternary()
+			if defaults == nil {
+				defaults = make([]node, len(params), len(params)+1)
+			}
 		}
 		params = append(params, last)
+		if defaults != nil {
+			defaults = append(defaults, def)
+		}
+		p.skipNLOnly()
 		if p.isP(",") {
 			p.next()
 		}
 	}
 	p.next()
-	return params
+	return params, defaults
 }
 
 func (p *parser) body() []node {
@@ -505,31 +519,25 @@ func (p *parser) commandCall() node {
 func (p *parser) closure() *closureExpr {
 	p.expect("{")
 	c := &closureExpr{}
-	// Look for "a, b ->" or "String a ->".
+	// Look for "a, b ->", "String a ->" or "a, b = false, c = -1 ->"
+	// (parameters may span lines).
 	j := p.pos
 	for p.toks[j].kind == tNL {
 		j++
 	}
 	k := j
-	for p.toks[k].kind == tIdent || (p.toks[k].kind == tPunct && p.toks[k].text == ",") {
-		k++
+	for {
+		t := p.toks[k]
+		if t.kind == tIdent || t.kind == tNum || t.kind == tStr || t.kind == tNL ||
+			(t.kind == tPunct && (t.text == "," || t.text == "=" || t.text == "-")) {
+			k++
+			continue
+		}
+		break
 	}
 	if p.toks[k].kind == tPunct && p.toks[k].text == "->" {
 		p.pos = j
-		var last string
-		for !p.isP("->") {
-			t := p.next()
-			if t.kind == tIdent {
-				last = t.text
-			} else if last != "" {
-				c.params = append(c.params, last)
-				last = ""
-			}
-		}
-		if last != "" {
-			c.params = append(c.params, last)
-		}
-		p.next()
+		c.params, c.defaults = p.paramList("->")
 	}
 	c.body = p.block()
 	return c

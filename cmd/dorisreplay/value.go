@@ -38,9 +38,10 @@ func (m *gmap) put(k string, v value) {
 }
 
 type closureVal struct {
-	params []string
-	body   []node
-	env    *env
+	params   []string
+	defaults []node // per parameter, nil if none; nil if no parameter has one
+	body     []node
+	env      *env
 }
 
 type builtinFn func(in *interp, args []value) (value, error)

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+// TestClosureCallAndDefaults replays test_closures.groovy: closures run
+// through .call(...) and parameters fall back to their default values, so
+// every check passes (before, .call was an unknown method and the table was
+// never created).
+func TestClosureCallAndDefaults(t *testing.T) {
+	res := runSuite(dirSource{"testdata"}, "regression-test/suites/demo/test_closures.groovy", time.Minute)
+	if res.Error != "" {
+		t.Fatalf("suite error: %s", res.Error)
+	}
+	if res.Passed != 9 || res.Failed != 0 || res.Skipped != 0 || res.StmtErrors != 0 {
+		t.Fatalf("passed %d failed %d skipped %d stmt errors %d; want 9 0 0 0\nfailures: %q\nskips: %q",
+			res.Passed, res.Failed, res.Skipped, res.StmtErrors, res.Details, res.Skips)
+	}
+}
