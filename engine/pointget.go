@@ -143,7 +143,10 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, cols []expr.Col
 	st := s.newStmt()
 	defer st.close()
 	x := &execCtx{s: s, ctx: st.ctx, st: st}
-	sc := s.newScanner(t, st.reader(), st.ctx.Now)
+	// The lookup is one iteration, which sees the live store as of its
+	// start: no snapshot is taken (creating and releasing a Pebble snapshot
+	// costs more than the lookup, its release rescoring compactions).
+	sc := s.newScanner(t, s.e.db, st.ctx.Now)
 	sc.poll = x.poll
 	limit := int64(-1)
 	if q.Limit != nil {
