@@ -40,21 +40,15 @@ func (s *Session) shortCircuit(q *sql.Select) (res *Result, ok bool, err error) 
 	if ttl.CheckRead(t, ttl.Read{}) != nil {
 		return nil, false, nil
 	}
-	qual := t.Name
-	if from.Alias != "" {
-		qual = from.Alias
-	}
 	show := s.ShowHidden()
-	cols := make([]expr.Column, len(t.Columns))
-	hidden := make([]bool, len(t.Columns))
-	for i, c := range t.Columns {
-		cols[i] = expr.Column{Name: c.Name, Table: qual, Type: c.Type}
-		hidden[i] = c.Hidden && !show
+	pp := s.points.find(q, t, show)
+	if pp == nil {
+		pp = newPointPlan(q, t, show)
 	}
-	if !keysGiven(t, q.Where, qual) {
+	if !keysGiven(t, q.Where, pp.qual) {
 		return nil, false, nil
 	}
-	return s.runPointQuery(q, t, cols, hidden)
+	return s.runPointQuery(q, t, pp)
 }
 
 // pointShape reports whether q has nothing but a select list of columns,
@@ -117,33 +111,28 @@ func keysGiven(t *catalog.Table, where expr.Expr, qual string) bool {
 }
 
 // runPointQuery scans the key prefix of q's WHERE and projects the rows
-// that pass it; binding failures leave the query to the planner.
-func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, cols []expr.Column, hidden []bool) (*Result, bool, error) {
-	scope := &expr.Scope{Columns: cols, Clause: "FILTER"}
-	pl := &plan{scope: scope, starHidden: hidden, hasFrom: true}
-	items, err := expandStars(q.Items, pl)
-	if err != nil {
-		return nil, false, nil
-	}
-	filter, err := expr.Bind(q.Where, scope)
-	if err != nil {
-		return nil, false, nil
-	}
-	project := &expr.Scope{Columns: cols, Clause: "PROJECT"}
-	outs := make([]expr.Compiled, len(items))
-	out := make([]Column, len(items))
-	for i, it := range items {
-		c, err := expr.Bind(it.Expr, project)
-		if err != nil {
+// that pass it; binding failures leave the query to the planner. The WHERE
+// is bound on every run (its literals change); the select list once per
+// plan.
+func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan) (*Result, bool, error) {
+	if pp.outs == nil {
+		if !pp.bindItems(q) {
 			return nil, false, nil
 		}
-		outs[i] = c
-		out[i] = Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, project)}
+		s.points.keep(pp)
 	}
+	filter, err := expr.Bind(q.Where, &expr.Scope{Columns: pp.cols, Clause: "FILTER"})
+	if err != nil {
+		return nil, false, nil
+	}
+	outs, out := pp.outs, pp.out
 	st := s.newStmt()
 	defer st.close()
 	x := &execCtx{s: s, ctx: st.ctx, st: st}
-	sc := s.newScanner(t, st.reader(), st.ctx.Now)
+	// The lookup is one iteration, which sees the live store as of its
+	// start: no snapshot is taken (creating and releasing a Pebble snapshot
+	// costs more than the lookup, its release rescoring compactions).
+	sc := s.newScanner(t, s.e.db, st.ctx.Now)
 	sc.poll = x.poll
 	limit := int64(-1)
 	if q.Limit != nil {
@@ -168,5 +157,5 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, cols []expr.Col
 	if err != nil {
 		return nil, true, err
 	}
-	return &Result{ResultSet: true, Columns: out, Rows: rows, Loc: s.loc}, true, nil
+	return &Result{ResultSet: true, Columns: out[:len(out):len(out)], Rows: rows, Loc: s.loc}, true, nil
 }

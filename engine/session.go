@@ -48,6 +48,8 @@ type Session struct {
 	loc  *time.Location
 	// client is who runs the session (SetClient).
 	client expr.Session
+	// points holds the bound select lists of recent point queries.
+	points pointPlans
 	// reqCtx is the context of the request running statements now (see
 	// ExecuteContext); nil outside one.
 	reqCtx context.Context

@@ -1,6 +1,7 @@
 package mysqlwire
 
 import (
+	"slices"
 	"time"
 
 	"github.com/dolthub/vitess/go/sqltypes"
@@ -136,4 +137,21 @@ func appendRow(dst []sqltypes.Value, buf []byte, row []types.Value, fs []*queryp
 		dst = append(dst, sqltypes.MakeTrusted(fs[j].Type, buf[start:len(buf):len(buf)]))
 	}
 	return dst, buf
+}
+
+// fieldCache keeps the column definitions of a connection's last result
+// set: a prepared statement run again answers with the same columns, whose
+// definitions are then not built again. The library only reads them.
+type fieldCache struct {
+	cols []engine.Column
+	fs   []*querypb.Field
+}
+
+// fields returns the definitions of cols, reusing the last ones when cols
+// are equal to the last columns.
+func (fc *fieldCache) fields(cols []engine.Column) []*querypb.Field {
+	if fc.fs == nil || !slices.Equal(cols, fc.cols) {
+		fc.cols, fc.fs = append(fc.cols[:0], cols...), fields(cols)
+	}
+	return fc.fs
 }

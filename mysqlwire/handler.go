@@ -29,6 +29,9 @@ type connState struct {
 	identified bool
 	// templates are the parsed prepared statements, by statement id.
 	templates map[uint32]*template
+	// binaryFields are the column definitions of the last prepared
+	// statement's result set.
+	binaryFields fieldCache
 }
 
 // handler answers the commands of every connection.
@@ -212,7 +215,7 @@ func (h *handler) ComStmtExecute(_ context.Context, c *mysql.Conn, prepare *mysq
 	if err != nil {
 		return sqlError(err)
 	}
-	return h.send(res, st.sess, cb, true)
+	return h.sendFields(res, st.sess, cb, true, &st.binaryFields)
 }
 
 // execute runs a prepared statement: through its template when it has one
@@ -277,10 +280,20 @@ func (h *handler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.ParserOpt
 // send writes a statement's result: an OK packet with the affected rows
 // and info, or the result set in batches of RowsPerBatch rows.
 func (h *handler) send(res *engine.Result, sess *engine.Session, cb func(*sqltypes.Result) error, binary bool) error {
+	return h.sendFields(res, sess, cb, binary, nil)
+}
+
+// sendFields is send taking the column definitions from fc when set.
+func (h *handler) sendFields(res *engine.Result, sess *engine.Session, cb func(*sqltypes.Result) error, binary bool, fc *fieldCache) error {
 	if !res.ResultSet {
 		return cb(&sqltypes.Result{RowsAffected: uint64(res.Affected), Info: res.Info})
 	}
-	fs := fields(res.Columns)
+	var fs []*querypb.Field
+	if fc != nil {
+		fs = fc.fields(res.Columns)
+	} else {
+		fs = fields(res.Columns)
+	}
 	loc := res.Loc
 	if loc == nil {
 		loc = sess.Location()
