@@ -1,46 +1,18 @@
 package expr
 
 import (
-	"strings"
+	"unicode/utf8"
 
 	"loadgw/types"
 )
 
 // json_quote, json_unquote and json_remove.
 
-// jsonQuote is json_quote(s): s as a JSON string literal.
+// jsonQuote is json_quote(s): s as a JSON string literal, a byte that is
+// not UTF-8 as U+FFFD.
 func jsonQuote(_ *Context, a []types.Value) (types.Value, error) {
-	var b strings.Builder
-	b.Grow(len(a[0].S) + 2)
-	b.WriteByte('"')
-	for _, r := range a[0].S {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789abcdef"[r>>4])
-				b.WriteByte("0123456789abcdef"[r&15])
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return types.NewString(types.Varchar, b.String()), nil
+	b := types.AppendJSONQuoted(make([]byte, 0, len(a[0].S)+2), a[0].S, string(utf8.RuneError))
+	return types.NewString(types.Varchar, string(b)), nil
 }
 
 // jsonUnquote is json_unquote(s): a JSON string literal decoded; any other

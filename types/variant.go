@@ -1,7 +1,6 @@
 package types
 
 import (
-	"bytes"
 	"math"
 	"sort"
 	"strconv"
@@ -381,50 +380,53 @@ func appendJSONB(b *strings.Builder, n *jtree) {
 	}
 }
 
-// quoteJSONString writes s as a JSON string: quote, backslash and control
-// characters escaped (\b \f \n \r \t, others as \u00XX), the rest as is.
+// quoteJSONString writes s as a JSON string (AppendJSONQuoted), a byte
+// that is not UTF-8 as the escape \ufffd.
 func quoteJSONString(s string) string {
-	var b bytes.Buffer
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
+	return string(AppendJSONQuoted(make([]byte, 0, len(s)+2), s, `\ufffd`))
+}
+
+// AppendJSONQuoted appends s as a JSON string literal: quote, backslash and
+// control characters escaped (\b \f \n \r \t, others as \u00XX), valid
+// UTF-8 as is, and each byte that is not UTF-8 as invalid.
+func AppendJSONQuoted(b []byte, s, invalid string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= 0x80 {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				b.WriteString(`\ufffd`)
+				b = append(b, invalid...)
 			} else {
-				b.WriteString(s[i : i+size])
+				b = append(b, s[i:i+size]...)
 			}
 			i += size
 			continue
 		}
 		switch c {
 		case '"':
-			b.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case '\f':
-			b.WriteString(`\f`)
+			b = append(b, `\f`...)
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, `\t`...)
 		default:
 			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789abcdef"[c>>4])
-				b.WriteByte("0123456789abcdef"[c&15])
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 			} else {
-				b.WriteByte(c)
+				b = append(b, c)
 			}
 		}
 		i++
 	}
-	b.WriteByte('"')
-	return b.String()
+	return append(b, '"')
 }
