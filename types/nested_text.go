@@ -39,20 +39,13 @@ func parseNested(s string, t Type, loc *time.Location, depth int) (Value, error)
 }
 
 func parseArrayText(s string, t Type, loc *time.Location, depth int) (Value, error) {
-	if s == "" || s[0] != '[' {
-		return NullValue, invalidValue("Array does not start with '[' character, found '%s'", firstChar(s))
-	}
-	if s[len(s)-1] != ']' || len(s) < 2 {
-		return NullValue, invalidValue("Array does not end with ']' character, found '%s'", lastChar(s))
-	}
-	n := Nested{Type: t}
-	inner := s[1 : len(s)-1]
-	if trimSpace(inner) == "" {
-		return n.Encode(), nil
-	}
-	items, err := splitItems(inner, ',', 0)
+	inner, items, err := splitBracketed(s, "Array", '[', ']')
 	if err != nil {
 		return NullValue, err
+	}
+	n := Nested{Type: t}
+	if items == nil {
+		return n.Encode(), nil
 	}
 	n.Elems = make([]Value, len(items))
 	for i, it := range items {
@@ -69,20 +62,13 @@ func parseArrayText(s string, t Type, loc *time.Location, depth int) (Value, err
 }
 
 func parseMapText(s string, t Type, loc *time.Location, depth int) (Value, error) {
-	if s == "" || s[0] != '{' {
-		return NullValue, invalidValue("Map does not start with '{' character, found '%s'", firstChar(s))
-	}
-	if s[len(s)-1] != '}' || len(s) < 2 {
-		return NullValue, invalidValue("Map does not end with '}' character, found '%s'", lastChar(s))
-	}
-	n := Nested{Type: t}
-	inner := s[1 : len(s)-1]
-	if trimSpace(inner) == "" {
-		return n.Encode(), nil
-	}
-	items, err := splitItems(inner, ',', 0)
+	_, items, err := splitBracketed(s, "Map", '{', '}')
 	if err != nil {
 		return NullValue, err
+	}
+	n := Nested{Type: t}
+	if items == nil {
+		return n.Encode(), nil
 	}
 	n.Elems = make([]Value, 0, 2*len(items))
 	for _, it := range items {
@@ -110,21 +96,14 @@ func parseMapText(s string, t Type, loc *time.Location, depth int) (Value, error
 }
 
 func parseStructText(s string, t Type, loc *time.Location, depth int) (Value, error) {
-	if s == "" || s[0] != '{' {
-		return NullValue, invalidValue("Struct does not start with '{' character, found '%s'", firstChar(s))
-	}
-	if s[len(s)-1] != '}' || len(s) < 2 {
-		return NullValue, invalidValue("Struct does not end with '}' character, found '%s'", lastChar(s))
+	_, items, err := splitBracketed(s, "Struct", '{', '}')
+	if err != nil {
+		return NullValue, err
 	}
 	fs := t.Nested.Fields
 	n := Nested{Type: t, Elems: make([]Value, len(fs))}
-	inner := s[1 : len(s)-1]
-	if trimSpace(inner) == "" {
+	if items == nil {
 		return n.Encode(), nil
-	}
-	items, err := splitItems(inner, ',', 0)
-	if err != nil {
-		return NullValue, err
 	}
 	if len(items) > len(fs) {
 		// Doris's text passes the field position first, which is then
@@ -149,6 +128,24 @@ func parseStructText(s string, t Type, loc *time.Location, depth int) (Value, er
 		n.Elems[i] = e
 	}
 	return n.Encode(), nil
+}
+
+// splitBracketed checks that s is enclosed in open and close, with Doris's
+// errors naming what (Array, Map, Struct), and splits what is inside at
+// its top-level commas; items is nil when nothing is inside.
+func splitBracketed(s, what string, open, close byte) (inner string, items []string, err error) {
+	if s == "" || s[0] != open {
+		return "", nil, invalidValue("%s does not start with '%c' character, found '%s'", what, open, firstChar(s))
+	}
+	if s[len(s)-1] != close || len(s) < 2 {
+		return "", nil, invalidValue("%s does not end with '%c' character, found '%s'", what, close, lastChar(s))
+	}
+	inner = s[1 : len(s)-1]
+	if trimSpace(inner) == "" {
+		return inner, nil, nil
+	}
+	items, err = splitItems(inner, ',', 0)
+	return inner, items, err
 }
 
 // parseItem reads one element. A nullable element that fails to parse is
