@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"loadgw/clock"
 	"loadgw/storage"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -15,12 +14,7 @@ import (
 // and return its change, or a consumer that moves on to the next window
 // would never see it.
 func TestIncrWaitsForWritingCommit(t *testing.T) {
-	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
-	e, err := Open(t.TempDir(), Options{Clock: clk, TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, clk := openTestEngine(t)
 	s := e.NewSession("")
 	if _, err := s.Execute(`CREATE DATABASE d; USE d; CREATE TABLE t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1
 		PROPERTIES ("binlog.enable" = "true", "binlog.format" = "ROW")`); err != nil {

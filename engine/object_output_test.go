@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"loadgw/clock"
-	"loadgw/storage"
 	"loadgw/types"
 )
 
@@ -13,12 +11,7 @@ import (
 // columns show as NULL on every result path (collected and streamed), while
 // INSERT ... SELECT still copies the values.
 func TestObjectsShownAsNull(t *testing.T) {
-	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
-	e, err := Open(t.TempDir(), Options{Clock: clk, TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	if _, err := s.Execute("CREATE DATABASE d; USE d; CREATE TABLE t (k INT, h HLL, b BITMAP) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1; " +
 		"CREATE TABLE c (k INT, h HLL, b BITMAP) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1; " +

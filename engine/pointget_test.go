@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"loadgw/clock"
 	"loadgw/sql"
-	"loadgw/storage"
 	"loadgw/types"
 )
 
@@ -17,12 +15,7 @@ import (
 // errors, over every table model, TTL, sequence columns, deletes, hidden
 // columns and literals that do or do not match the key type.
 func TestShortCircuitMatchesPlanner(t *testing.T) {
-	clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
-	e, err := Open(t.TempDir(), Options{Clock: clk, TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	for _, q := range []string{
 		"CREATE DATABASE p",
