@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"loadgw/catalog"
-	"loadgw/expr"
 	"loadgw/sql"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -20,22 +19,8 @@ func (s *Session) deleteUsing(t *catalog.Table, st *sql.Delete) (*Result, error)
 	if t.Keys != catalog.UniqueKeys {
 		return nil, errorf("delete command on with using clause only supports unique key model")
 	}
-	qual := t.Name
-	if st.Alias != "" {
-		qual = st.Alias
-	}
 	target := &sql.TableRef{Table: st.Table, Alias: st.Alias, Partitions: st.Partitions}
-	q := &sql.Select{
-		From:  &sql.TableRef{Join: &sql.Join{Kind: sql.CrossJoin, Comma: true, Left: target, Right: st.Using}},
-		Where: st.Where,
-	}
-	var keyCols []int
-	for i, c := range t.Columns {
-		if c.IsKey {
-			keyCols = append(keyCols, i)
-			q.Items = append(q.Items, sql.SelectItem{Expr: &expr.ColumnRef{Table: qual, Name: c.Name}})
-		}
-	}
+	q, keyCols := joinKeysQuery(t, target, st.Alias, st.Using, st.Where)
 	res, err := s.query(q)
 	if err != nil {
 		return nil, err

@@ -74,21 +74,11 @@ func (s *Session) update(st *sql.Update) (*Result, error) {
 	}
 	var sets []setter
 	for _, a := range st.Set {
-		c, i := t.Column(a.Column.Name)
-		if c == nil || c.Virtual {
-			return nil, errorf("Unknown column '%s' in '%s'", a.Column.Name, t.Name)
+		i, v, err := s.setColumn(t, a, ctx)
+		if err != nil {
+			return nil, err
 		}
-		if c.IsKey {
-			return nil, errorf("Only value columns of unique table could be updated")
-		}
-		if _, ok := a.Value.(*expr.Default); ok {
-			d, err := c.DefaultValue(ctx.Now, s.loc)
-			if err != nil {
-				return nil, err
-			}
-			a.Value = &expr.Literal{Val: d, Type: c.Type}
-		}
-		ce, err := expr.Bind(a.Value, scope)
+		ce, err := expr.Bind(v, scope)
 		if err != nil {
 			return nil, err
 		}
@@ -210,4 +200,25 @@ func (s *Session) deletePredicate(t *catalog.Table, where expr.Expr, ctx *expr.C
 		return nil, err
 	}
 	return &Result{Affected: int64(n)}, nil
+}
+
+// setColumn resolves one assignment of an UPDATE: the position of its
+// column in t and its value, with DEFAULT replaced by the column's default.
+// Only value columns can be set.
+func (s *Session) setColumn(t *catalog.Table, a sql.Assignment, ctx *expr.Context) (int, expr.Expr, error) {
+	c, i := t.Column(a.Column.Name)
+	if c == nil || c.Virtual {
+		return 0, nil, errorf("Unknown column '%s' in '%s'", a.Column.Name, t.Name)
+	}
+	if c.IsKey {
+		return 0, nil, errorf("Only value columns of unique table could be updated")
+	}
+	if _, ok := a.Value.(*expr.Default); ok {
+		d, err := c.DefaultValue(ctx.Now, s.loc)
+		if err != nil {
+			return 0, nil, err
+		}
+		return i, &expr.Literal{Val: d, Type: c.Type}, nil
+	}
+	return i, a.Value, nil
 }

@@ -16,38 +16,12 @@ import (
 // written in one commit.
 func (s *Session) updateFrom(t *catalog.Table, st *sql.Update) (*Result, error) {
 	ctx := s.evalContext()
-	qual := t.Name
-	if st.Alias != "" {
-		qual = st.Alias
-	}
-	target := &sql.TableRef{Table: st.Table, Alias: st.Alias}
-	q := &sql.Select{
-		From:  &sql.TableRef{Join: &sql.Join{Kind: sql.CrossJoin, Comma: true, Left: target, Right: st.From}},
-		Where: st.Where,
-	}
-	var keyCols []int
-	for i, c := range t.Columns {
-		if c.IsKey {
-			keyCols = append(keyCols, i)
-			q.Items = append(q.Items, sql.SelectItem{Expr: &expr.ColumnRef{Table: qual, Name: c.Name}})
-		}
-	}
+	q, keyCols := joinKeysQuery(t, &sql.TableRef{Table: st.Table, Alias: st.Alias}, st.Alias, st.From, st.Where)
 	var setCols []int
 	for _, a := range st.Set {
-		c, i := t.Column(a.Column.Name)
-		if c == nil || c.Virtual {
-			return nil, errorf("Unknown column '%s' in '%s'", a.Column.Name, t.Name)
-		}
-		if c.IsKey {
-			return nil, errorf("Only value columns of unique table could be updated")
-		}
-		v := a.Value
-		if _, ok := v.(*expr.Default); ok {
-			d, err := c.DefaultValue(ctx.Now, s.loc)
-			if err != nil {
-				return nil, err
-			}
-			v = &expr.Literal{Val: d, Type: c.Type}
+		i, v, err := s.setColumn(t, a, ctx)
+		if err != nil {
+			return nil, err
 		}
 		setCols = append(setCols, i)
 		q.Items = append(q.Items, sql.SelectItem{Expr: v})
@@ -121,4 +95,26 @@ func (s *Session) finishUpdatedRow(t *catalog.Table, row []types.Value, rowTTL *
 		}
 	}
 	return nil
+}
+
+// joinKeysQuery is the query of DELETE ... USING and UPDATE ... FROM: the
+// key columns of t's rows (target, qualified by alias or t's name) that the
+// comma join with right keeps under where.
+func joinKeysQuery(t *catalog.Table, target *sql.TableRef, alias string, right *sql.TableRef, where expr.Expr) (*sql.Select, []int) {
+	qual := t.Name
+	if alias != "" {
+		qual = alias
+	}
+	q := &sql.Select{
+		From:  &sql.TableRef{Join: &sql.Join{Kind: sql.CrossJoin, Comma: true, Left: target, Right: right}},
+		Where: where,
+	}
+	var keyCols []int
+	for i, c := range t.Columns {
+		if c.IsKey {
+			keyCols = append(keyCols, i)
+			q.Items = append(q.Items, sql.SelectItem{Expr: &expr.ColumnRef{Table: qual, Name: c.Name}})
+		}
+	}
+	return q, keyCols
 }
