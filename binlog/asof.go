@@ -2,7 +2,6 @@ package binlog
 
 import (
 	"loadgw/catalog"
-	"loadgw/storage"
 	"loadgw/tso"
 	"loadgw/types"
 )
@@ -128,17 +127,13 @@ func (h *History) undo() (map[string]undo, []string, error) {
 		return undone, order, nil
 	}
 	t := h.q.Table
-	it, err := h.r.NewIter(Key(nil, t.ID, h.q.Target+1, 0), storage.PrefixEnd(Prefix(t.ID)))
+	it, err := openCursor(h.r, t.ID, Pos{TSO: h.q.Target + 1}, Pos{TSO: ^uint64(0), LSN: ^uint64(0)})
 	if err != nil {
 		return nil, nil, err
 	}
 	held := 0 // bytes the undo map keeps, roughly
-	for ok := it.First(); ok; ok = it.Next() {
-		rec, err := DecodeRecord(it.Value())
-		if err != nil {
-			it.Close()
-			return nil, nil, err
-		}
+	for it.Next() {
+		rec := it.Record()
 		if _, seen := undone[string(rec.KeyPart)]; seen {
 			continue
 		}

@@ -117,6 +117,9 @@ func (h *harness) commit(ms int64, input string) string {
 			return "error: " + err.Error() + "\n"
 		}
 	}
+	if err := rec.Flush(); err != nil {
+		return "error: " + err.Error() + "\n"
+	}
 	if err := b.Commit(); err != nil {
 		h.t.Fatal(err)
 	}

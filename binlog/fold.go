@@ -1,7 +1,6 @@
 package binlog
 
 import (
-	"loadgw/storage"
 	"loadgw/types"
 )
 
@@ -19,18 +18,15 @@ type netChange struct {
 
 // minDelta folds the window's records per key into the net change between
 // the key's state at the window's start and at its end.
-func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, error)) error {
+func (c *Changes) minDelta(it *cursor, fn func(row []types.Value) (bool, error)) error {
 	index := newKeyIndex()
 	var changes changePages
 	var mem arena
 	keyAt := func(i int32) []byte { return changes.at(i).keyPart }
 	held := 0 // bytes the fold keeps, roughly
-	for ok := it.First(); ok; ok = it.Next() {
-		rec, err := DecodeRecord(it.Value())
-		if err != nil {
-			return err
-		}
-		ts, lsn := KeyTSO(it.Key())
+	for it.Next() {
+		rec := it.Record()
+		ts, lsn := it.TSO(), it.LSN()
 		i, seen := index.find(rec.KeyPart, keyAt)
 		if !seen {
 			i = changes.add(netChange{keyPart: mem.copy(rec.KeyPart), firstOp: rec.Op, startImage: mem.copy(rec.Before)})
@@ -46,6 +42,9 @@ func (c *Changes) minDelta(it *storage.Iter, fn func(row []types.Value) (bool, e
 		} else {
 			ch.endImage = mem.copy(rec.After)
 		}
+	}
+	if err := it.Close(); err != nil {
+		return err
 	}
 	out := make([]types.Value, c.l.width)
 	for _, page := range changes.pages {

@@ -26,24 +26,31 @@ func LatestTSOs(r Reader, t *catalog.Table, rc *catalog.RowCodec, upper uint64, 
 	}
 	l := newLayout(t, rc, false, time.Time{}, time.UTC)
 	for ok := it.Last(); ok && len(out) < len(partitions); ok = it.Prev() {
-		ts, _ := KeyTSO(it.Key())
-		name := t.Name
-		if loc != nil {
-			rec, err := DecodeRecord(it.Value())
-			if err != nil {
-				return nil, err
+		ts, keyLSN := KeyTSO(it.Key())
+		if loc == nil {
+			if _, seen := out[strings.ToLower(t.Name)]; !seen {
+				out[strings.ToLower(t.Name)] = ts
 			}
+			continue
+		}
+		// Every record of a block has its TSO: their order does not
+		// matter here.
+		err := eachRecord(keyLSN, it.Value(), func(_ uint64, rec Record) error {
 			img := rec.After
 			if len(img) == 0 {
 				img = rec.Before
 			}
 			if err := l.decode(rec.KeyPart, img); err != nil {
-				return nil, err
+				return err
 			}
-			name = loc.Locate(l.row)
-		}
-		if _, seen := out[strings.ToLower(name)]; !seen {
-			out[strings.ToLower(name)] = ts
+			name := strings.ToLower(loc.Locate(l.row))
+			if _, seen := out[name]; !seen {
+				out[name] = ts
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -71,7 +78,11 @@ func WindowEnd(r Reader, t *catalog.Table, from, upper uint64, maxRecords int) (
 			}
 			cur = ts
 		}
-		n++
+		k, err := valueRecords(it.Value())
+		if err != nil {
+			return 0, false, 0, err
+		}
+		n += k
 	}
-	return upper, false, n, nil
+	return upper, false, n, it.Close()
 }

@@ -21,17 +21,37 @@ func DropPartition(r Reader, b *storage.Batch, t *catalog.Table, rc *catalog.Row
 	}
 	defer it.Close()
 	l := newLayout(t, rc, false, time.Unix(0, 0), time.UTC)
+	var kept []byte
 	for ok := it.First(); ok; ok = it.Next() {
-		rec, err := DecodeRecord(it.Value())
+		_, keyLSN := KeyTSO(it.Key())
+		v := it.Value()
+		// A block loses the dropped partition's records and keeps the
+		// rest under its key, each at its LSN (the gaps say which).
+		kept = startBlock(kept)
+		prev, dropped, n := keyLSN, 0, 0
+		err := eachRecord(keyLSN, v, func(lsn uint64, rec Record) error {
+			n++
+			if err := l.decode(rec.KeyPart, rec.After); err != nil {
+				return err
+			}
+			if loc.Locate(l.row) == part {
+				dropped++
+				return nil
+			}
+			kept = appendBlockRecord(kept, lsn-prev, rec.Op, rec.KeyPart, rec.After, rec.Before)
+			prev = lsn + 1
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		if err := l.decode(rec.KeyPart, rec.After); err != nil {
-			return err
-		}
-		if loc.Locate(l.row) == part {
+		switch {
+		case dropped == 0:
+		case dropped == n:
 			b.Delete(bytes.Clone(it.Key()))
+		default:
+			b.Set(bytes.Clone(it.Key()), bytes.Clone(kept))
 		}
 	}
-	return nil
+	return it.Close()
 }

@@ -122,7 +122,8 @@ func CheckEnabled(t *catalog.Table, m Mode) error {
 type Changes struct {
 	l          *layout
 	r          Reader
-	lo, hi     []byte // change-record key range; nil when empty
+	tableID    int64
+	from, to   Pos // the records read: [from, to); empty when !(from < to)
 	mode       Mode
 	partitions map[string]bool
 	loc        *catalog.PartitionLocator
@@ -154,11 +155,8 @@ func Open(r Reader, q Query) (*Changes, error) {
 			start = retained
 		}
 	}
-	c := &Changes{r: r, mode: q.Mode, l: newLayout(t, q.Codec, Historical(t), q.Now, q.Loc)}
-	if start < q.End {
-		c.lo = Key(nil, t.ID, start, 0)
-		c.hi = Key(nil, t.ID, q.End, 0)
-	}
+	c := &Changes{r: r, mode: q.Mode, l: newLayout(t, q.Codec, Historical(t), q.Now, q.Loc), tableID: t.ID}
+	c.from, c.to = Pos{TSO: start}, Pos{TSO: q.End}
 	if err := c.setPartitions(t, q.Partitions); err != nil {
 		return nil, err
 	}
@@ -219,10 +217,10 @@ func (c *Changes) keep() bool {
 // Read streams the rows to fn until fn returns false or an error. The row
 // passed to fn is reused: it is valid only during the call.
 func (c *Changes) Read(fn func(row []types.Value) (bool, error)) error {
-	if c.lo == nil {
+	if !c.from.less(c.to) {
 		return nil
 	}
-	it, err := c.r.NewIter(c.lo, c.hi)
+	it, err := openCursor(c.r, c.tableID, c.from, c.to)
 	if err != nil {
 		return err
 	}
@@ -232,15 +230,12 @@ func (c *Changes) Read(fn func(row []types.Value) (bool, error)) error {
 	}
 	l := c.l
 	out := make([]types.Value, l.width)
-	for ok := it.First(); ok; ok = it.Next() {
-		rec, err := DecodeRecord(it.Value())
-		if err != nil {
-			return err
-		}
+	for it.Next() {
+		rec := it.Record()
 		if c.mode == AppendOnly && rec.Op != Insert {
 			continue
 		}
-		ts, lsn := KeyTSO(it.Key())
+		ts, lsn := it.TSO(), it.LSN()
 		for i := range out {
 			out[i] = types.NullValue
 		}
@@ -262,5 +257,5 @@ func (c *Changes) Read(fn func(row []types.Value) (bool, error)) error {
 			return err
 		}
 	}
-	return nil
+	return it.Close()
 }

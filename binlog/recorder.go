@@ -17,7 +17,9 @@ type Writer interface {
 
 // Recorder writes the Row Binlog change records of one commit of one
 // table: one per changed row, numbered by LSN in the order they are made,
-// all under the commit's TSO. It is not safe for concurrent use.
+// all under the commit's TSO, packed in blocks (block.go). Flush writes the
+// last block: the commit's records are complete only after it. It is not
+// safe for concurrent use.
 type Recorder struct {
 	rc   *catalog.RowCodec
 	t    *catalog.Table
@@ -27,7 +29,9 @@ type Recorder struct {
 	out  Writer
 	plen int
 	key  []byte
-	val  []byte
+	blk  []byte // the block being filled; its first record is LSN first
+	// first is the LSN of the open block's first record.
+	first uint64
 	row  []types.Value // scratch for delete images
 
 	delSign int                 // column of the delete sign, or -1
@@ -55,16 +59,35 @@ func (r *Recorder) Insert(keyPrefix, val []byte) error {
 	return r.add(Insert, keyPrefix, val, nil)
 }
 
-// add writes one record; before is dropped unless the table keeps before
-// images.
+// add records one change; before is dropped unless the table keeps
+// before images. The open block is written once full.
 func (r *Recorder) add(op Op, keyPrefix, after, before []byte) error {
-	r.key = Key(r.key[:0], r.t.ID, r.ts, r.lsn)
-	r.lsn++
 	if !r.hist {
 		before = nil
 	}
-	r.val = AppendRecord(r.val[:0], op, keyPrefix[r.plen:], after, before)
-	return r.out.Set(r.key, r.val)
+	if len(r.blk) == 0 {
+		r.blk = startBlock(r.blk)
+		r.first = r.lsn
+	}
+	r.blk = appendBlockRecord(r.blk, 0, op, keyPrefix[r.plen:], after, before)
+	r.lsn++
+	if blockCount(r.blk) >= blockRecords || len(r.blk) >= blockBytes {
+		return r.Flush()
+	}
+	return nil
+}
+
+// Flush writes the open block, if any. Every path that writes a commit's
+// records calls it before the commit: the records are incomplete until
+// then. A nil r does nothing.
+func (r *Recorder) Flush() error {
+	if r == nil || len(r.blk) == 0 {
+		return nil
+	}
+	r.key = Key(r.key[:0], r.t.ID, r.ts, r.first)
+	err := r.out.Set(r.key, r.blk)
+	r.blk = r.blk[:0]
+	return err
 }
 
 // Change records one Unique Key merge-on-write key whose stored value goes

@@ -5,7 +5,6 @@ import (
 
 	"loadgw/binlog"
 	"loadgw/catalog"
-	"loadgw/storage"
 )
 
 // ReclaimBinlogRecords is ReclaimBinlog that also returns how many change
@@ -19,8 +18,7 @@ func (e *Engine) ReclaimBinlogRecords() (tables, records int, err error) {
 		if !binlog.Enabled(t) {
 			continue
 		}
-		lo, hi := binlog.Key(nil, t.ID, 0, 0), binlog.Key(nil, t.ID, binlog.TTLStart(t, ref), 0)
-		n, err := e.db.CountKeys(lo, hi, 0)
+		n, err := binlog.CountRecords(e.db, t.ID, 0, binlog.TTLStart(t, ref), 0)
 		if err != nil {
 			return tables, records, fmt.Errorf("cannot count expired change records of %s: %w", t.Name, err)
 		}
@@ -39,18 +37,18 @@ func (e *Engine) ReclaimBinlogRecords() (tables, records int, err error) {
 	return tables, records, nil
 }
 
-// MaxKeptCount bounds BinlogKept's count: counting reads every kept key,
-// so a scrape reads at most this many keys per table.
+// MaxKeptCount bounds BinlogKept's count: counting reads every kept key
+// (a block of records is one), so a scrape reads at most this many keys
+// per table.
 const MaxKeptCount = 1_000_000
 
 // BinlogKept counts the change records t keeps on disk, at most
 // MaxKeptCount (at it, the table keeps at least that many). It includes
 // records past binlog.ttl_seconds that cleanup has not removed yet.
 func (e *Engine) BinlogKept(t *catalog.Table) (int, error) {
-	p := binlog.Prefix(t.ID)
-	n, err := e.db.CountKeys(p, storage.PrefixEnd(p), MaxKeptCount)
+	n, err := binlog.CountRecords(e.db, t.ID, 0, ^uint64(0), MaxKeptCount)
 	if err != nil {
 		return 0, fmt.Errorf("cannot count the change records of %s: %w", t.Name, err)
 	}
-	return n, nil
+	return min(n, MaxKeptCount), nil
 }

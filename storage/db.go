@@ -340,3 +340,6 @@ func PrefixEnd(p []byte) []byte {
 
 // Flush writes the memtable out to table files and waits for it.
 func (db *DB) Flush() error { return db.pdb.Flush() }
+
+// SeekLT positions at the last key < key.
+func (i *Iter) SeekLT(key []byte) bool { return i.it.SeekLT(key) }

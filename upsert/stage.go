@@ -421,6 +421,9 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *c
 	if err := it.Close(); err != nil {
 		return 0, err
 	}
+	if err := rec.Flush(); err != nil { // the records' own file
+		return 0, err
+	}
 	return n, writeEntries(sst, after)
 }
 

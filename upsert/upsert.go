@@ -290,6 +290,9 @@ func (w *Writer) buildAt(ts uint64, rc *catalog.RowCodec, set *encodedRows, extr
 		if n, err = appendDup(batchKV{b}, r, set, ts); err != nil {
 			return 0, nil, 0, nil, err
 		}
+		if err = r.Flush(); err != nil {
+			return 0, nil, 0, nil, err
+		}
 		w.built = r.Records()
 	} else if n, written, err = w.upsertUnique(b, rec, rc, set, ts, partial, pre, grouped); err != nil {
 		return 0, nil, 0, nil, err
@@ -363,6 +366,9 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 		return g.addKey(prefix, e, vals, masks)
 	})
 	if err != nil {
+		return 0, nil, err
+	}
+	if err := g.rec.Flush(); err != nil {
 		return 0, nil, err
 	}
 	w.built = g.rec.Records()
