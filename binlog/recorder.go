@@ -32,7 +32,7 @@ type Recorder struct {
 	blk  []byte // the block being filled; its first record is LSN first
 	// first is the LSN of the open block's first record.
 	first uint64
-	row  []types.Value // scratch for delete images
+	row   []types.Value // scratch for delete images
 
 	delSign int                 // column of the delete sign, or -1
 	delProj *catalog.Projection // reads only the delete sign
