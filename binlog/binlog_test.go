@@ -262,6 +262,8 @@ func (h *harness) asOf(d *datadriven.TestData) string {
 //	read mode=M [start=MS] [end=MS] [ref=MS]
 //	asof target=MS.LOGICAL [ref=MS]
 //	clean ref=MS              binlog.Clean at reference ref
+//
+// and those of block_test.go.
 func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "../testdata/binlog", func(t *testing.T, path string) {
 		var h *harness
@@ -269,11 +271,26 @@ func TestDataDriven(t *testing.T) {
 			switch d.Cmd {
 			case "table":
 				h = newHarness(t, d)
+				if d.HasArg("block") {
+					var n int
+					d.ScanArgs(t, "block", &n)
+					setBlockRecords(t, n)
+				}
 				return "ok\n"
+			case "keys":
+				return h.keys()
+			case "records":
+				return h.records(d)
+			case "count":
+				return h.count(d)
 			case "commit":
 				var ms int64
 				d.ScanArgs(t, "ms", &ms)
-				return h.commit(ms, d.Input)
+				out := h.commit(ms, d.Input)
+				if d.HasArg("legacy") {
+					h.unblock(tso.Compose(ms, 0))
+				}
+				return out
 			case "read":
 				return h.read(d)
 			case "asof":
