@@ -23,7 +23,7 @@ import (
 // at a time, on a store without fsync: the fixed costs of a small load
 // beside its rows (see BENCHMARKS.md, "Concurrent small loads").
 func BenchmarkLoad1000Rows(b *testing.B) {
-	for _, model := range []string{"dup", "mow"} {
+	for _, model := range []string{"dup", "mow", "mow_binlog"} {
 		b.Run(model, func(b *testing.B) {
 			dir := b.TempDir()
 			e, err := engine.Open(dir, engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
@@ -44,6 +44,10 @@ func BenchmarkLoad1000Rows(b *testing.B) {
 			ddl := "CREATE TABLE t (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
 			if model == "mow" {
 				ddl = "CREATE TABLE t (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+			}
+			if model == "mow_binlog" { // Row Binlog with before images: an update record per row
+				ddl = "CREATE TABLE t (k BIGINT, v1 INT, v2 VARCHAR(32), ts DATETIME) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1" +
+					` PROPERTIES ("binlog.enable" = "true", "binlog.format" = "ROW", "binlog.need_historical_value" = "true")`
 			}
 			for _, stmt := range []string{"CREATE DATABASE b", ddl} {
 				body, _ := json.Marshal(map[string]string{"stmt": stmt})
