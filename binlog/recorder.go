@@ -66,6 +66,11 @@ func (r *Recorder) add(op Op, keyPrefix, after, before []byte) error {
 		before = nil
 	}
 	if len(r.blk) == 0 {
+		if r.blk == nil {
+			// Sized for a full block: growing it by doubling would copy
+			// it four times over.
+			r.blk = make([]byte, 0, blockBytes+blockBytes/4)
+		}
 		r.blk = startBlock(r.blk)
 		r.first = r.lsn
 	}

@@ -27,12 +27,70 @@ import (
 func BenchmarkCommitDupRows(b *testing.B) {
 	for _, sync := range []bool{true, false} {
 		b.Run(fmt.Sprintf("sync=%t", sync), func(b *testing.B) {
-			benchCommitRows(b, 8, 1000, !sync)
+			benchCommitRows(b, 8, 1000, !sync, func(batch *Batch, key []byte, n int64, i int, val []byte) {
+				key = binary.BigEndian.AppendUint64(key, uint64(n)<<18)
+				key = binary.BigEndian.AppendUint32(key, uint32(i))
+				batch.Set(key, val)
+			})
 		})
 	}
 }
 
-func benchCommitRows(b *testing.B, workers, rows int, noSync bool) {
+// BenchmarkCommitMoWRows measures what the deletion of a merge-on-write
+// key's superseded version costs the store: 8 goroutines commit batches of
+// 1,000 rewritten keys (each batch rewrites the keys of the batch 80 before
+// it, as cmd/loadbench's MoW loads wrap), unsynced, as
+//
+//   - version+delete: the new version r|id|k|^TSO and the deletion of the
+//     superseded one (what upsert writes today);
+//
+//   - version+singledelete: the same with Pebble's SingleDelete;
+//
+//   - version-only: the new version alone (the superseded one left behind);
+//
+//   - overwrite: one key per row without a version suffix, overwritten in
+//     place (a layout without the suffix).
+//
+//     go test ./storage -run '^$' -bench CommitMoWRows -benchtime 2000x
+func BenchmarkCommitMoWRows(b *testing.B) {
+	const workers, rows = 8, 1000
+	wrap := int64(10 * workers) // batches until a key comes back
+	version := func(key []byte, n int64) []byte {
+		return binary.BigEndian.AppendUint64(key, ^(uint64(n) << 18))
+	}
+	for _, c := range []struct {
+		name  string
+		write func(batch *Batch, key []byte, n int64, i int, val []byte)
+	}{
+		{"version+delete", func(batch *Batch, key []byte, n int64, i int, val []byte) {
+			p := len(key)
+			batch.Set(version(key, n), val)
+			if n > wrap {
+				batch.Delete(version(key[:p], n-wrap))
+			}
+		}},
+		{"version+singledelete", func(batch *Batch, key []byte, n int64, i int, val []byte) {
+			p := len(key)
+			batch.Set(version(key, n), val)
+			if n > wrap {
+				_ = batch.b.SingleDelete(version(key[:p], n-wrap), nil)
+			}
+		}},
+		{"version-only", func(batch *Batch, key []byte, n int64, i int, val []byte) {
+			batch.Set(version(key, n), val)
+		}},
+		{"overwrite", func(batch *Batch, key []byte, n int64, i int, val []byte) {
+			batch.Set(key, val)
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchCommitRows(b, workers, rows, true, c.write) })
+	}
+}
+
+// benchCommitRows runs b.N batches of rows rows from workers goroutines;
+// write adds one row given its key prefix (r | table id | k), the batch
+// number n (its TSO) and the row's position i.
+func benchCommitRows(b *testing.B, workers, rows int, noSync bool, write func(batch *Batch, key []byte, n int64, i int, val []byte)) {
 	db, err := Open(b.TempDir(), Options{NoSync: noSync})
 	if err != nil {
 		b.Fatal(err)
@@ -49,7 +107,7 @@ func benchCommitRows(b *testing.B, workers, rows int, noSync bool) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			var key, val []byte
+			key, val := make([]byte, 0, 64), make([]byte, 0, 128)
 			vals := make([]types.Value, 4)
 			for {
 				n := next.Add(1)
@@ -67,10 +125,8 @@ func benchCommitRows(b *testing.B, workers, rows int, noSync bool) {
 					key = append(key[:0], PrefixRows...)
 					key = binary.BigEndian.AppendUint64(key, 42)
 					key = AppendKey(key, vals[0], keyType)
-					key = binary.BigEndian.AppendUint64(key, uint64(n)<<18)
-					key = binary.BigEndian.AppendUint32(key, uint32(i))
 					val = AppendRow(val[:0], 1, vals, colTypes)
-					batch.Set(key, val)
+					write(batch, key, n, i, val)
 				}
 				err := batch.Commit()
 				batch.Close()
