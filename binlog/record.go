@@ -46,7 +46,8 @@ func Prefix(tableID int64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(storage.PrefixBinlog), uint64(tableID))
 }
 
-// Key appends the key of change record lsn of commit tso.
+// Key appends the key of change record lsn of commit tso: the key of the
+// block whose first record it is (block.go), or of a single record.
 func Key(dst []byte, tableID int64, tso uint64, lsn uint64) []byte {
 	dst = binary.BigEndian.AppendUint64(append(dst, storage.PrefixBinlog...), uint64(tableID))
 	dst = binary.BigEndian.AppendUint64(dst, tso)

@@ -10,7 +10,9 @@ package storage
 //
 //	prefix              owner                 what lives under it
 //	a/                  upsert/autoinc.go     a/ | table id | column uid → high-water mark of AUTO_INCREMENT ids
-//	b                   catalog/binlog.go     b | table id | commit TSO | LSN → one Row Binlog change record
+//	b                   binlog/block.go       b | table id | commit TSO | LSN → a block of a commit's Row Binlog change
+//	                                            records from that LSN on (value starts 0x81), or, in stores written
+//	                                            before blocks, the one record of that LSN (value starts with its op, 0–2)
 //	h/                  loadhist/history.go   h/ | sequence → one finished load of the load history (JSON)
 //	c/catalog           catalog/catalog.go    the whole catalog, one JSON document (databases, tables, views)
 //	l/                  labels/record.go      load transactions and their labels:
@@ -46,7 +48,8 @@ package storage
 //     Duplicate Key tables rows with equal key columns keep commit order.
 //   - Change records of a table sort by (TSO, LSN), so a read of the changes
 //     of a TSO window is one bounded iteration and retention cleanup deletes
-//     one range [b|id|0, b|id|retained).
+//     one range [b|id|0, b|id|retained). A block holds records of one
+//     commit (one TSO) only, so neither splits a block.
 //   - Change records ('b') sort before everything else a commit writes:
 //     labels ('l'), rows ('r'), the removal of staged rows ('s'). A commit
 //     batch puts the records first and the rows after them, which keeps a
