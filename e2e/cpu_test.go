@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -14,4 +15,12 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// processAllocs is the number of heap allocations the test process made so
+// far (client and server).
+func processAllocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
 }

@@ -45,10 +45,16 @@ func (s *Session) shortCircuit(q *sql.Select) (res *Result, ok bool, err error) 
 	if pp == nil {
 		pp = newPointPlan(q, t, show)
 	}
-	if !keysGiven(t, q.Where, pp.qual) {
-		return nil, false, nil
+	rc := s.e.Codec(t)
+	key, exact := pp.exactKey(s.points.key[:0], rc)
+	s.points.key = key
+	if !exact {
+		if !keysGiven(t, q.Where, pp.qual) {
+			return nil, false, nil
+		}
+		key = nil
 	}
-	return s.runPointQuery(q, t, pp)
+	return s.runPointQuery(q, t, pp, rc, key)
 }
 
 // pointShape reports whether q has nothing but a select list of columns,
@@ -111,19 +117,24 @@ func keysGiven(t *catalog.Table, where expr.Expr, qual string) bool {
 }
 
 // runPointQuery scans the key prefix of q's WHERE and projects the rows
-// that pass it; binding failures leave the query to the planner. The WHERE
-// is bound on every run (its literals change); the select list once per
-// plan.
-func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan) (*Result, bool, error) {
+// that pass it; binding failures leave the query to the planner. key, when
+// set, is the exact encoded key of the WHERE (pointPlan.exactKey): its
+// rows need no filter. Otherwise the WHERE is bound on every run (its
+// literals change) and filters the rows of its key prefix. The select list
+// is bound once per plan.
+func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, rc *catalog.RowCodec, key []byte) (*Result, bool, error) {
 	if pp.outs == nil {
 		if !pp.bindItems(q) {
 			return nil, false, nil
 		}
 		s.points.keep(pp)
 	}
-	filter, err := expr.Bind(q.Where, &expr.Scope{Columns: pp.cols, Clause: "FILTER"})
-	if err != nil {
-		return nil, false, nil
+	var filter expr.Compiled
+	if key == nil {
+		var err error
+		if filter, err = expr.Bind(q.Where, &expr.Scope{Columns: pp.cols, Clause: "FILTER"}); err != nil {
+			return nil, false, nil
+		}
 	}
 	outs, out := pp.outs, pp.out
 	st := s.newStmt()
@@ -138,10 +149,18 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan) 
 	if q.Limit != nil {
 		limit = q.Limit.Count
 	}
+	if key == nil {
+		key = s.keyPrefix(t, q.Where, st.ctx)
+	} else if t.IsUnique() {
+		// One key of a Unique or Aggregate Key table is at most one row.
+		limit = 1
+	}
 	var rows [][]types.Value
-	err = sc.scan(s.keyPrefix(t, q.Where, st.ctx), func(row []types.Value) (bool, error) {
-		if ok, err := x.truth(filter, row); err != nil || !ok {
-			return err == nil, err
+	err := sc.scan(key, func(row []types.Value) (bool, error) {
+		if filter != nil {
+			if ok, err := x.truth(filter, row); err != nil || !ok {
+				return err == nil, err
+			}
 		}
 		o := make([]types.Value, len(outs))
 		for i, c := range outs {

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"strings"
+
 	"loadgw/catalog"
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/storage"
 )
 
 // pointPlan is the bound select list of a short-circuit point query. A
@@ -23,6 +26,10 @@ type pointPlan struct {
 	// columns; nil until bindItems.
 	outs []expr.Compiled
 	out  []Column
+	// keyLits, when set, are the literals of a WHERE that is nothing but
+	// one equality with a literal per key column, in key order (see
+	// exactKey).
+	keyLits []*expr.Literal
 }
 
 // newPointPlan describes the columns of t as q's FROM names them.
@@ -37,7 +44,67 @@ func newPointPlan(q *sql.Select, t *catalog.Table, show bool) *pointPlan {
 		pp.cols[i] = expr.Column{Name: c.Name, Table: qual, Type: c.Type}
 		pp.hidden[i] = c.Hidden && !show
 	}
+	pp.keyLits = keyLiterals(q.Where, t, qual)
 	return pp
+}
+
+// keyLiterals returns the literal each key column of t is equal to in
+// where, in key order, when where is a conjunction of exactly one
+// equality of a column of t and a literal per key column; nil otherwise.
+// The literals are the parse tree's own nodes: a prepared statement writes
+// its parameters into them, so the lookup reads the values of each run.
+func keyLiterals(where expr.Expr, t *catalog.Table, qual string) []*expr.Literal {
+	nkeys := t.KeyCount()
+	conj := conjuncts(where, nil)
+	if nkeys == 0 || len(conj) != nkeys {
+		return nil
+	}
+	lits := make([]*expr.Literal, nkeys)
+	for _, c := range conj {
+		b, ok := c.(*expr.Binary)
+		if !ok || b.Op != "=" {
+			return nil
+		}
+		ref, other := asRef(b.L), b.R
+		if ref == nil {
+			ref, other = asRef(b.R), b.L
+		}
+		lit, isLit := other.(*expr.Literal)
+		if ref == nil || !isLit || (ref.Table != "" && !strings.EqualFold(ref.Table, qual)) {
+			return nil
+		}
+		col, i := t.Column(ref.Name)
+		if col == nil || !col.IsKey || i >= nkeys || lits[i] != nil {
+			return nil
+		}
+		lits[i] = lit
+	}
+	return lits
+}
+
+// exactKey appends to dst the encoded key of the row pp's WHERE selects,
+// when pp has key literals and each literal's value is held exactly by its
+// column's key encoding (exactKeyValue). The row key encoding is
+// prefix-free per column, so the rows under that key prefix are exactly
+// the rows the WHERE keeps: the lookup needs no filter. false: the query
+// takes the filtered path.
+func (pp *pointPlan) exactKey(dst []byte, rc *catalog.RowCodec) ([]byte, bool) {
+	if pp.keyLits == nil {
+		return dst, false
+	}
+	dst = append(dst, rc.Prefix()...)
+	for i, l := range pp.keyLits {
+		if l.Val.IsNull() {
+			return dst, false
+		}
+		c := pp.t.Columns[i]
+		v, ok := exactKeyValue(l.Val, c.Type)
+		if !ok {
+			return dst, false
+		}
+		dst = storage.AppendKey(dst, v, c.Type)
+	}
+	return dst, true
 }
 
 // bindItems binds q's select list; false leaves the query to the planner.
@@ -66,6 +133,8 @@ func (pp *pointPlan) bindItems(q *sql.Select) bool {
 type pointPlans struct {
 	plans [8]*pointPlan
 	next  int
+	// key is the buffer of the last lookup's encoded key, reused.
+	key []byte
 }
 
 // find returns the plan of q over t as the session shows hidden columns

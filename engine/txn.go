@@ -142,6 +142,9 @@ func (s *Session) commit() (*Result, error) {
 	if t == nil || !t.began() {
 		return &Result{}, nil
 	}
+	if !s.e.clock.Now().Before(t.deadline) {
+		return nil, s.abortTimedOutTxn(t)
+	}
 	if err := s.commitTxn(t); err != nil {
 		return nil, err
 	}

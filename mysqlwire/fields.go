@@ -145,6 +145,32 @@ func appendRow(dst []sqltypes.Value, buf []byte, row []types.Value, fs []*queryp
 type fieldCache struct {
 	cols []engine.Column
 	fs   []*querypb.Field
+	// cells, out and buf are the row buffers of the last result set,
+	// reused by the next one (the library has written a batch when its
+	// callback returns); kept only while small.
+	cells []sqltypes.Value
+	out   [][]sqltypes.Value
+	buf   []byte
+}
+
+// maxKeptCells and maxKeptText bound the row buffers a connection keeps
+// between result sets.
+const (
+	maxKeptCells = 1024
+	maxKeptText  = 16 << 10
+)
+
+// keep stores the row buffers for the next result set, dropping large
+// ones. The values in cells point into buf's arrays: both are cleared so
+// that nothing old is reachable through them.
+func (fc *fieldCache) keep(cells []sqltypes.Value, out [][]sqltypes.Value, buf []byte) {
+	if cap(cells) > maxKeptCells || cap(out) > maxKeptCells || cap(buf) > maxKeptText {
+		fc.cells, fc.out, fc.buf = nil, nil, nil
+		return
+	}
+	clear(cells)
+	clear(out)
+	fc.cells, fc.out, fc.buf = cells[:0], out[:0], buf[:0]
 }
 
 // fields returns the definitions of cols, reusing the last ones when cols

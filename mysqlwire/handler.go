@@ -302,9 +302,18 @@ func (h *handler) sendFields(res *engine.Result, sess *engine.Session, cb func(*
 		return cb(&sqltypes.Result{Fields: fs})
 	}
 	batch := min(h.s.opts.RowsPerBatch, len(res.Rows))
-	cells := make([]sqltypes.Value, 0, batch*len(fs))
-	out := make([][]sqltypes.Value, 0, batch)
+	var cells []sqltypes.Value
+	var out [][]sqltypes.Value
 	var buf []byte
+	if fc != nil {
+		cells, out, buf = fc.cells, fc.out, fc.buf
+	}
+	if cap(cells) < batch*len(fs) {
+		cells = make([]sqltypes.Value, 0, batch*len(fs))
+	}
+	if cap(out) < batch {
+		out = make([][]sqltypes.Value, 0, batch)
+	}
 	for i := 0; i < len(res.Rows); i += batch {
 		// The library has written the previous batch: its text is free.
 		cells, out, buf = cells[:0], out[:0], buf[:0]
@@ -316,6 +325,9 @@ func (h *handler) sendFields(res *engine.Result, sess *engine.Session, cb func(*
 		if err := cb(&sqltypes.Result{Fields: fs, Rows: out}); err != nil {
 			return err
 		}
+	}
+	if fc != nil {
+		fc.keep(cells, out, buf)
 	}
 	return nil
 }
