@@ -18,6 +18,7 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 	}
 	s.e.writer.Lock()
 	defer s.e.writer.Unlock()
+	var after *catalog.Table
 	err = s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(t.DB)
 		if !ok || d.Tables[t.Name] == nil {
@@ -32,8 +33,12 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 		nt.BumpSchema()
 		delete(d.Tables, t.Name)
 		d.Tables[nt.Name] = nt
+		after = nt
 		return nil
 	})
+	if err == nil {
+		s.recordAlterJob(st, after)
+	}
 	return execResult(err)
 }
 
