@@ -65,6 +65,11 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		if binlog.Enabled(t) {
 			return binlog.ErrDDL
 		}
+		if m, ok := op.(*sql.ModifyColumn); ok {
+			if done, err := modifyColumn(s, t, m); done {
+				return err
+			}
+		}
 	case *sql.RenameTable:
 		if _, exists := d.Tables[op.New]; exists {
 			return errorf("Table '%s' already exists", op.New)
@@ -83,6 +88,10 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return nil
 	case *sql.EnableFeature:
 		return enableFeature(t, op)
+	case *sql.AddIndex:
+		return addIndex(t, op.Index)
+	case *sql.DropIndexOp:
+		return dropIndexDecl(t, op)
 	case *sql.AddPartition:
 		return addPartition(t, op)
 	case *sql.DropPartition:

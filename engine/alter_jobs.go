@@ -16,14 +16,17 @@ import (
 	"loadgw/types"
 )
 
-// Schema change jobs. loadgw's column ALTERs take effect at once, so each
-// one is recorded as a schema change job that is already FINISHED, for
-// SHOW ALTER TABLE COLUMN (the suites and tools that run an ALTER poll it
-// until the job is FINISHED). Doris lists only the schema changes it runs
-// as jobs (not a light ADD/DROP COLUMN or a RENAME); loadgw lists every
-// ADD, DROP, MODIFY and ORDER BY of columns. The log is kept in memory,
-// the newest maxAlterJobs jobs: Doris too forgets finished jobs (after
-// history_job_keep_max_second).
+// Schema change jobs. loadgw's column and index ALTERs change metadata
+// only, as Doris's light schema change does, and Doris records each light
+// schema change as a schema change job that is already FINISHED "for
+// compatibility" (SchemaChangeHandler.modifyTableLightSchemaChange): its
+// index is the base index (IndexId = OriginIndexId), its TransactionId -1
+// and its timeout one second. loadgw records every ADD, DROP, MODIFY and
+// ORDER BY of columns the same way (an index-only change makes a job
+// without rows in Doris, so none is shown for it), for
+// SHOW ALTER TABLE COLUMN (suites and tools poll it until the job is
+// FINISHED). The log is kept in memory, the newest maxAlterJobs jobs:
+// Doris too forgets finished jobs (after history_job_keep_max_second).
 
 // Doris's titles (ShowAlterTableCommand SCHEMA_CHANGE_TITLE_NAMES and
 // ROLLUP_TITLE_NAMES).
@@ -48,9 +51,9 @@ const (
 // maxAlterJobs bounds the job log.
 const maxAlterJobs = 10000
 
-// alterJobTimeout is Doris's alter_table_timeout_second default, shown as
-// each job's Timeout.
-const alterJobTimeout = 86400
+// alterJobTimeout is the Timeout (seconds) of a light schema change job:
+// Doris creates it with a timeout of 1000 ms.
+const alterJobTimeout = 1
 
 type alterJob struct {
 	id            int64
@@ -76,11 +79,10 @@ func (l *alterJobLog) record(t *catalog.Table, at time.Time) {
 	if l.nextID == 0 {
 		l.nextID = at.UnixMilli() // job ids grow across restarts, as Doris's catalog ids
 	}
-	// Doris allocates the job id, then the shadow index id.
 	id := l.nextID
-	l.nextID += 2
+	l.nextID++
 	l.jobs = append(l.jobs, alterJob{id: id, db: t.DB, table: t.Name, at: at,
-		indexID: id + 1, originIndexID: t.ID, schemaVersion: t.SchemaVersion})
+		indexID: t.ID, originIndexID: t.ID, schemaVersion: t.SchemaVersion})
 	if len(l.jobs) > maxAlterJobs {
 		l.jobs = slices.Delete(l.jobs, 0, len(l.jobs)-maxAlterJobs)
 	}
