@@ -304,3 +304,46 @@ func TestLzopTool(t *testing.T) {
 		}
 	}
 }
+
+// TestLzopCorruptionNeverPanics flips bytes all over multi.lzo (the blocks'
+// LZO1X data included, with the checksums made to match again where the
+// data checksum would hide the decompressor) and requires an answer, data
+// or an error, for each.
+func TestLzopCorruptionNeverPanics(t *testing.T) {
+	base := reframeLzop(t, lzopFixture(t, "rows-nocheck.lzo"), 0)
+	multi := lzopFixture(t, "multi.lzo")
+	// Without data checksums the corrupt LZO1X data reaches the decoder.
+	unchecked := append([]byte(nil), multi...)
+	binary.BigEndian.PutUint32(unchecked[17:21], binary.BigEndian.Uint32(unchecked[17:21])&^lzopFAdler32D)
+	lzopHeaderSum(unchecked)
+	var stripped []byte
+	stripped = append(stripped, unchecked[:38]...)
+	for p := multi[38:]; ; {
+		u := binary.BigEndian.Uint32(p)
+		if u == 0 {
+			stripped = append(stripped, 0, 0, 0, 0)
+			break
+		}
+		c := binary.BigEndian.Uint32(p[4:])
+		stripped = append(stripped, p[:8]...)
+		stripped = append(stripped, p[12:12+c]...) // drop the Adler-32
+		p = p[12+c:]
+	}
+	if got, err := decompressLzop(stripped, "lzo", 1<<20); err != nil || !bytes.Equal(got, multiCSV()) {
+		t.Fatalf("stripped multi.lzo: %d bytes, %v", len(got), err)
+	}
+	seed := uint32(1)
+	next := func(n int) int {
+		seed = seed*1664525 + 1013904223
+		return int(seed>>8) % n
+	}
+	for _, body := range [][]byte{base, stripped} {
+		for i := 0; i < 3000; i++ {
+			b := append([]byte(nil), body...)
+			for k := 0; k < 1+next(4); k++ {
+				b[38+next(len(b)-38)] ^= byte(1 + next(255))
+			}
+			_, _ = decompressLzop(b, "lzo", 1<<20)
+		}
+	}
+}
