@@ -287,11 +287,12 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 	if strings.HasPrefix(strings.ToUpper(cd.Name), "__DORIS_") {
 		return errorf("Disable to create table column with name start with __DORIS_: %s", strings.ToUpper(cd.Name))
 	}
-	if t.Properties["light_schema_change"] != "true" {
-		if binlog.Enabled(t) {
-			return binlog.ErrDDL
-		}
-		return errorf("ADD COLUMN needs light_schema_change enabled on table %s", t.Name)
+	// Without light_schema_change Doris adds the column by a job that
+	// rewrites the data; the result is the same as loadgw's metadata
+	// change (older rows read the new column's default). Row Binlog
+	// allows only the light form.
+	if t.Properties["light_schema_change"] != "true" && binlog.Enabled(t) {
+		return binlog.ErrDDL
 	}
 	c, err := buildColumn(cd, s)
 	if err != nil {
