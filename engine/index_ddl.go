@@ -16,7 +16,7 @@ import (
 // processDropIndex) for SHOW INDEX and SHOW CREATE TABLE; no index is
 // built and queries read the table. IndexDefinition.checkColumn's rules of
 // which column types and key models each index kind allows are not
-// applied, and SHOW CREATE TABLE does not print an index's PROPERTIES.
+// applied.
 
 // createIndex is CREATE INDEX ... ON t: ALTER TABLE t ADD INDEX.
 func (s *Session) createIndex(st *sql.CreateIndex) (*Result, error) {
