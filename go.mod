@@ -3,6 +3,7 @@ module loadgw
 go 1.26.0
 
 require (
+	github.com/anchore/go-lzo v0.1.1
 	github.com/bytedance/sonic v1.15.5
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"loadgw/storage"
 	"loadgw/types"
@@ -38,6 +39,10 @@ type versionLayout struct {
 	types  []types.Type
 	target []int // column position per stored value, -1 if dropped since
 	absent []int // current stored columns missing from this version
+	// conv lists the stored values of this version whose column has since
+	// changed its type kind (MODIFY COLUMN INT to BIGINT, ...): they are
+	// cast to the column's type on read.
+	conv []int // column positions
 }
 
 // NewRowCodec builds the codec of t.
@@ -67,6 +72,9 @@ func NewRowCodec(t *Table) *RowCodec {
 				p = -1
 			} else {
 				seen[p] = true
+				if sc.Type.Kind != t.Columns[p].Type.Kind {
+					vl.conv = append(vl.conv, p)
+				}
 			}
 			vl.target = append(vl.target, p)
 		}
@@ -218,7 +226,7 @@ func (rc *RowCodec) DecodeValueMask(val []byte, row []types.Value, scratch []typ
 				row[p] = fill(p)
 			}
 		}
-		return scratch, nil
+		return scratch, rc.convert(vl, row, need)
 	}
 	if cap(scratch) < len(vl.types) {
 		scratch = make([]types.Value, len(vl.types))
@@ -237,7 +245,23 @@ func (rc *RowCodec) DecodeValueMask(val []byte, row []types.Value, scratch []typ
 			row[p] = fill(p)
 		}
 	}
-	return scratch, nil
+	return scratch, rc.convert(vl, row, need)
+}
+
+// convert casts the values of row read from version vl whose column type
+// changed since (vl.conv) to the column's current type.
+func (rc *RowCodec) convert(vl *versionLayout, row []types.Value, need []bool) error {
+	for _, p := range vl.conv {
+		if need != nil && !need[p] {
+			continue
+		}
+		v, err := types.Cast(row[p], rc.t.Columns[p].Type, time.UTC)
+		if err != nil {
+			return fmt.Errorf("cannot convert column %s of table %s to %s: %w", rc.t.Columns[p].Name, rc.t.Name, rc.t.Columns[p].Type, err)
+		}
+		row[p] = v
+	}
+	return nil
 }
 
 // FillVirtual sets the virtual columns (__DORIS_VERSION_COL__,

@@ -18,6 +18,7 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 	}
 	s.e.writer.Lock()
 	defer s.e.writer.Unlock()
+	var after *catalog.Table
 	err = s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(t.DB)
 		if !ok || d.Tables[t.Name] == nil {
@@ -32,8 +33,12 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 		nt.BumpSchema()
 		delete(d.Tables, t.Name)
 		d.Tables[nt.Name] = nt
+		after = nt
 		return nil
 	})
+	if err == nil {
+		s.recordAlterJob(st, after)
+	}
 	return execResult(err)
 }
 
@@ -60,6 +65,11 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		if binlog.Enabled(t) {
 			return binlog.ErrDDL
 		}
+		if m, ok := op.(*sql.ModifyColumn); ok {
+			if done, err := modifyColumn(s, t, m); done {
+				return err
+			}
+		}
 	case *sql.RenameTable:
 		if _, exists := d.Tables[op.New]; exists {
 			return errorf("Table '%s' already exists", op.New)
@@ -78,6 +88,10 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		return nil
 	case *sql.EnableFeature:
 		return enableFeature(t, op)
+	case *sql.AddIndex:
+		return addIndex(t, op.Index)
+	case *sql.DropIndexOp:
+		return dropIndexDecl(t, op)
 	case *sql.AddPartition:
 		return addPartition(t, op)
 	case *sql.DropPartition:
@@ -273,11 +287,12 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 	if strings.HasPrefix(strings.ToUpper(cd.Name), "__DORIS_") {
 		return errorf("Disable to create table column with name start with __DORIS_: %s", strings.ToUpper(cd.Name))
 	}
-	if t.Properties["light_schema_change"] != "true" {
-		if binlog.Enabled(t) {
-			return binlog.ErrDDL
-		}
-		return errorf("ADD COLUMN needs light_schema_change enabled on table %s", t.Name)
+	// Without light_schema_change Doris adds the column by a job that
+	// rewrites the data; the result is the same as loadgw's metadata
+	// change (older rows read the new column's default). Row Binlog
+	// allows only the light form.
+	if t.Properties["light_schema_change"] != "true" && binlog.Enabled(t) {
+		return binlog.ErrDDL
 	}
 	c, err := buildColumn(cd, s)
 	if err != nil {

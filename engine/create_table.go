@@ -136,6 +136,12 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	}
 	for _, idx := range st.Indexes {
 		ix := catalog.Index{Name: idx.Name, Columns: idx.Columns, Type: idx.Using}
+		for _, p := range idx.Properties {
+			if ix.Properties == nil {
+				ix.Properties = map[string]string{}
+			}
+			ix.Properties[p.Key] = p.Value
+		}
 		if idx.Comment != nil {
 			ix.Comment = *idx.Comment
 		}

@@ -363,6 +363,9 @@ func (s *Session) createTableText(t *catalog.Table) string {
 		if ix.Type != "" {
 			l += " USING " + ix.Type
 		}
+		if len(ix.Properties) > 0 {
+			l += " PROPERTIES" + indexPropsString(ix.Properties)
+		}
 		if ix.Comment != "" {
 			l += fmt.Sprintf(" COMMENT %q", ix.Comment)
 		}

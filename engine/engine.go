@@ -64,6 +64,8 @@ type Engine struct {
 	spilled atomic.Int64
 	dir     string    // the data directory
 	started time.Time // when Open ran: the node's start time
+	// alterJobs lists the column ALTERs for SHOW ALTER TABLE COLUMN.
+	alterJobs alterJobLog
 }
 
 // Open opens the engine on the store in dir.

@@ -158,6 +158,14 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showConstraints(st)
 	case *sql.ShowLoad:
 		return s.showLoad(st)
+	case *sql.ShowAlterTable:
+		return s.showAlterTable(st)
+	case *sql.CancelAlterTable:
+		return s.cancelAlterTable(st)
+	case *sql.CreateIndex:
+		return s.createIndex(st)
+	case *sql.DropIndex:
+		return s.dropIndex(st)
 	case *sql.AlterTable:
 		return s.alterTable(st)
 	case *sql.Insert:

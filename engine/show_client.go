@@ -60,11 +60,13 @@ func (s *Session) showCollation(st *sql.ShowCollation) (*Result, error) {
 // showIndex is ShowIndexCommand: one row per index of the table; loadgw
 // tables have none.
 func (s *Session) showIndex(st *sql.ShowIndex) (*Result, error) {
-	if _, err := s.ddlTable(st.Table); err != nil {
+	t, err := s.ddlTable(st.Table)
+	if err != nil {
 		return nil, err
 	}
 	return &Result{ResultSet: true, Columns: varcharCols("Table", "Non_unique", "Key_name", "Seq_in_index",
-		"Column_name", "Collation", "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Properties")}, nil
+		"Column_name", "Collation", "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Properties"),
+		Rows: indexRows(t)}, nil
 }
 
 // showTableStatus is ShowTableStatusCommand: information_schema.tables of

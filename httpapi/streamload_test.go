@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -25,9 +26,10 @@ import (
 //
 //	sql [db=D]                 run statements; print the rows
 //	load db=D table=T [gzip] [cut=N] [chunked] [nonl] [path=/api/...]
-//	                           headers ("name: value" lines), then a line
+//	     [file=F]              headers ("name: value" lines), then a line
 //	                           "--", then the body (gzip: compressed; cut:
-//	                           its last N bytes dropped); print the response
+//	                           its last N bytes dropped; file: the body is
+//	                           testdata/F instead); print the response
 //	2pc db=D [table=T]         headers only; print the response
 //	get path=/api/...          print the body of a GET
 //	errorlog                   print the error log of the last load
@@ -174,6 +176,15 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 		body += "\n"
 	}
 	data := []byte(body)
+	if d.HasArg("file") {
+		var name string
+		d.ScanArgs(t, "file", &name)
+		b, err := os.ReadFile("../testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = b
+	}
 	if d.HasArg("gzip") {
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)

@@ -106,9 +106,11 @@ func Decompress(r io.Reader, compressType string, max int64) (io.Reader, error) 
 			return nil, src.classify("zstd", err)
 		}
 		out = zr.IOReadCloser()
-	case "lzo", "lzop", "lz4_block", "snappy_block":
+	case "lzo", "lzop":
+		out = newLzopReader(src, max)
+	case "lz4_block", "snappy_block":
 		return nil, &Error{Code: CodeInvalidArgument, Client: true,
-			Msg: "compress_type " + compressType + " is not supported by loadgw; use gz, deflate, bz2, lz4 or zstd"}
+			Msg: "compress_type " + compressType + " is not supported by loadgw; use gz, deflate, bz2, lz4, zstd, lzo or lzop"}
 	default:
 		return r, nil
 	}
@@ -144,6 +146,10 @@ func (s *sourceReader) Read(p []byte) (int, error) {
 func (s *sourceReader) classify(kind string, err error) error {
 	if s.err != nil && s.err != io.EOF {
 		return s.err // the body failed; the decompressor passed it on
+	}
+	var le *Error
+	if errors.As(err, &le) {
+		return le // the decompressor's own load error (a block over the limit)
 	}
 	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
 		return decompressedTooLarge(s.max) // the frame declares more than max

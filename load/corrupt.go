@@ -31,6 +31,12 @@ func corruptText(kind string, err error) string {
 		return "Failed to do zstd decompress: " + zstdName(err)
 	case "lz4", "lz4frame":
 		return lz4Text(err)
+	case "lzo", "lzop":
+		var le lzopError
+		if errors.As(err, &le) {
+			return string(le)
+		}
+		return "Lzo decompression failed: " + err.Error()
 	}
 	panic("BUG: corruptText of compress_type " + kind)
 }

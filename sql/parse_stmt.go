@@ -69,6 +69,8 @@ func (p *parser) statementBody() Statement {
 		return p.startTransaction()
 	case p.acceptKw("SYNC"):
 		return &Sync{}
+	case p.isKw("CANCEL") && p.isKwN(1, "ALTER"):
+		return p.cancelAlterTable()
 	}
 	p.mismatch()
 	return nil
@@ -221,6 +223,10 @@ func (p *parser) show() Statement {
 	case !full && p.isKw("LOAD") && !p.isKwN(1, "WARNINGS") && !p.isKwN(1, "PROFILE"):
 		p.next()
 		return p.showLoad(false)
+	case !full && p.isKw("ALTER") && p.isKwN(1, "TABLE"):
+		p.next()
+		p.next()
+		return p.showAlterTable()
 	case !full && p.acceptKw("CONSTRAINTS"):
 		p.expectKw("FROM")
 		return &ShowConstraints{Table: p.tableName()}
