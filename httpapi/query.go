@@ -225,9 +225,17 @@ func writeJavaFloat(b *bytes.Buffer, f float64, bits int, loc *time.Location, gs
 
 // javaDouble renders f as Java's Double.toString / Float.toString: plain
 // with at least one fractional digit for 1e-3 <= |f| < 1e7, otherwise
-// computerized scientific notation (1.0E20).
+// computerized scientific notation (1.0E20); NaN, Infinity and -Infinity
+// as Java spells them.
 func javaDouble(f float64, bits int) string {
-	if f == 0 {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
 		if math.Signbit(f) {
 			return "-0.0"
 		}

@@ -46,6 +46,9 @@ func parseJSONPaths(raw string) ([]jsonPath, error) {
 		}
 		paths = append(paths, p)
 	}
+	if len(paths) == 0 {
+		return nil, nil // "[]": keys matched by name, as without jsonpaths
+	}
 	return paths, nil
 }
 

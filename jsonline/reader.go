@@ -26,6 +26,13 @@ type Reader struct {
 	arr     arrayState
 	pending []pending // row errors of a dropped array document, in order
 	scratch []Field   // rows of a dry run
+	// pad is Doris's simdjson padding buffer when reading by line: each
+	// line is copied to its start and what lies beyond stays from longer
+	// earlier lines. after is the byte just past the current document
+	// there (0 when no earlier line reached it), which simdjson's root
+	// check reads (see unbalancedRoot).
+	pad   []byte
+	after byte
 }
 
 type pending struct {
@@ -144,6 +151,9 @@ func (r *Reader) nextDoc() ([]byte, error) {
 		if len(doc) >= 3 && doc[0] == 0xEF && doc[1] == 0xBB && doc[2] == 0xBF {
 			doc = doc[3:]
 		}
+		if r.lines != nil {
+			r.padDoc(doc)
+		}
 		return doc, nil
 	}
 }
@@ -206,12 +216,12 @@ func (r *Reader) beginDoc(doc []byte, dst []Field) outcome {
 // It returns -1 and the outcome when the document is filtered.
 func (r *Reader) rowsRoot(doc []byte, i int) (int, outcome) {
 	if r.root == nil || doc[i] != '{' {
-		if lastToken(doc) != closer(doc[i]) {
+		if lastToken(doc) != closer(doc[i]) || r.unbalancedRoot(doc, i) {
 			return -1, r.iterError(doc, sjIncomplete)
 		}
 		return i, outcome{}
 	}
-	if lastToken(doc) != '}' {
+	if lastToken(doc) != '}' || r.unbalancedRoot(doc, i) {
 		return -1, r.docError(doc, "Encounter error while extract_from_object, error: "+sjIncomplete.message())
 	}
 	r.rootCur.reset(doc, i)
@@ -223,6 +233,45 @@ func (r *Reader) rowsRoot(doc []byte, i int) (int, outcome) {
 		return -1, r.iterError(doc, sjTapeError)
 	}
 	return res.pos, outcome{}
+}
+
+// padDoc records doc as Doris copies it into its padding buffer and sets
+// r.after to the byte that follows it there.
+func (r *Reader) padDoc(doc []byte) {
+	r.after = 0
+	if len(r.pad) > len(doc) {
+		r.after = r.pad[len(doc)]
+	}
+	if len(doc) > len(r.pad) {
+		r.pad = append(r.pad[:0:0], doc...)
+		return
+	}
+	copy(r.pad, doc)
+}
+
+// unbalancedRoot is the second half of simdjson's check_root_object and
+// check_root_array: when the byte after the document is the root's closing
+// bracket too, the document must have as many closing brackets as opening
+// ones (outside strings), else it is INCOMPLETE_ARRAY_OR_OBJECT ("the
+// document is unbalanced"). The first half, the last token being the
+// closing bracket, is checked by the caller.
+func (r *Reader) unbalancedRoot(doc []byte, i int) bool {
+	if r.after != closer(doc[i]) {
+		return false
+	}
+	depth := 0
+	for j := i; j < len(doc); j++ {
+		switch doc[j] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			end, _, _ := scanString(doc, j)
+			j = end - 1
+		}
+	}
+	return depth != 0
 }
 
 func closer(open byte) byte {

@@ -181,6 +181,26 @@ func skipNested(d []byte, i int) (int, sjCode) {
 	}
 }
 
+// firstKeyColon is what simdjson's object::raw_json checks of an object
+// value Doris reads whole (to_json_string): when the object starts with a
+// key, that key must be followed by ':' (object::consume reads the first
+// field's key and value), else TAPE_ERROR. The rest of the object is
+// skipped by counting brackets. d[i] is just after the '{'.
+func firstKeyColon(d []byte, i int) sjCode {
+	i = skipWS(d, i)
+	if i >= len(d) || d[i] != '"' {
+		return sjOK
+	}
+	end, _, ok := scanString(d, i)
+	if !ok {
+		return errStage1
+	}
+	if j := skipWS(d, end); j >= len(d) || d[j] != ':' {
+		return sjTapeError
+	}
+	return sjOK
+}
+
 var (
 	textTrue  = []byte("1")
 	textFalse = []byte("0")
@@ -213,6 +233,11 @@ func readValue(d []byte, i int, f *Field, buf *[]byte) (int, sjCode) {
 		}
 		return end, sjOK
 	case '{', '[':
+		if c == '{' {
+			if code := firstKeyColon(d, i+1); code != sjOK {
+				return i, code
+			}
+		}
 		end, code := skipNested(d, i+1)
 		f.Kind, f.Text = Object, d[i:end]
 		if c == '[' {

@@ -37,7 +37,16 @@ func newMapping(t *catalog.Table, p *Params) (*mapping.Mapping, error) {
 			return nil, analysisError("%s", strings.TrimSpace(err.Error()))
 		}
 		// Non-nil even when empty: a header replaces the default inputs.
-		s.Columns = append(make([]sql.ColumnMapping, 0, len(items)), items...)
+		s.Columns = make([]sql.ColumnMapping, 0, len(items))
+		for _, it := range items {
+			// Doris skips a `col = expr` mapping of a column the table
+			// lacks (NereidsLoadScanProvider: "Skip mapping columns that
+			// don't exist in table schema").
+			if c, _ := t.Column(it.Name); it.Expr != nil && c == nil {
+				continue
+			}
+			s.Columns = append(s.Columns, it)
+		}
 		s.Columns = addBaseInputs(t, s.Columns)
 	}
 	m, err := mapping.New(t, s)

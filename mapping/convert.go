@@ -3,7 +3,6 @@ package mapping
 import (
 	"errors"
 	"time"
-	"unicode/utf8"
 
 	"loadgw/catalog"
 	"loadgw/ttl"
@@ -30,13 +29,11 @@ func (b *Builder) fromText(v types.Value, c *catalog.Column) (types.Value, strin
 	if v.IsNull() {
 		return b.checkNull(v, c)
 	}
-	var out types.Value
-	var err error
-	if b.strict {
-		out, err = types.ParseValueStrict(v.S, c.Type, b.loc)
-	} else {
-		out, err = types.ParseValue(v.S, c.Type, b.loc)
-	}
+	// Doris's stream load always casts with enable_strict_cast off
+	// (be/src/http/action/stream_load.cpp); strict_mode only filters a
+	// value that the cast turns into NULL ("3.12" into INT is 3 either way,
+	// as test_stream_load_cast expects).
+	out, err := types.ParseValue(v.S, c.Type, b.loc)
 	return b.finish(out, err, v.S, c)
 }
 
@@ -65,9 +62,47 @@ func (b *Builder) finish(out types.Value, err error, raw string, c *catalog.Colu
 		if !b.strict && types.IsNumeric(c.Type.Kind) {
 			return b.checkNull(types.NullValue, c)
 		}
+		if !b.strict && (c.Type.Kind == types.Char || c.Type.Kind == types.Varchar) {
+			// Doris's non-strict load (vtablet_block_convertor) cuts a long
+			// string to the column length in characters, then still
+			// filters it when its bytes exceed the length.
+			out.S = substringChars(out.S, int(c.Type.Len))
+			if err := types.CheckFits(out, c.Type); err != nil {
+				return out, err.Error()
+			}
+			return out, ""
+		}
 		return out, err.Error()
 	}
 	return out, ""
+}
+
+// substringChars is Doris's substring(s, 1, n): the first n UTF-8
+// characters of s, a character's length read from its first byte as
+// Doris's UTF8_BYTE_LENGTH table gives it (0xC0.. 2, 0xE0.. 3, 0xF0.. 4,
+// 0xF8.. 5, 0xFC.. 6, any other byte 1).
+func substringChars(s string, n int) string {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		switch b := s[i]; {
+		case b >= 0xFC:
+			i += 6
+		case b >= 0xF8:
+			i += 5
+		case b >= 0xF0:
+			i += 4
+		case b >= 0xE0:
+			i += 3
+		case b >= 0xC0:
+			i += 2
+		default:
+			i++
+		}
+	}
+	if i > len(s) {
+		i = len(s)
+	}
+	return s[:i]
 }
 
 func (b *Builder) checkNull(v types.Value, c *catalog.Column) (types.Value, string) {
@@ -83,7 +118,8 @@ var ErrFiltered = errors.New("row filtered")
 // ConvertInsert converts a value for column c of t with Doris's INSERT (and
 // UPDATE) rules: in strict mode (enable_insert_strict, the default) a bad
 // value fails the statement with an *Error; otherwise a failed cast becomes
-// NULL, a long string is cut to the column length, and NULL for a NOT NULL
+// NULL, a long string is cut to the column length in characters (and
+// filtered when those are still too many bytes), and NULL for a NOT NULL
 // column or a value that does not fit filters the row (ErrFiltered). p is
 // t's TTL policy (ttl.Of, once per statement): the hidden column of a
 // direct-mode table takes datetimes as expirations.
@@ -120,8 +156,11 @@ func convertInsert(v types.Value, c *catalog.Column, loc *time.Location, strict 
 	}
 	if err := types.CheckFits(v, c.Type); err != nil {
 		if (c.Type.Kind == types.Varchar || c.Type.Kind == types.Char) && !strict {
-			v.S = truncateUTF8(v.S, int(c.Type.Len))
-			return v, nil
+			// cut to the length in characters; still too many bytes filters
+			v.S = substringChars(v.S, int(c.Type.Len))
+			if types.CheckFits(v, c.Type) == nil {
+				return v, nil
+			}
 		}
 		if !strict {
 			return v, ErrFiltered
@@ -129,15 +168,4 @@ func convertInsert(v types.Value, c *catalog.Column, loc *time.Location, strict 
 		return v, errorf("Insert has filtered data in strict mode. first_error_msg: column_name[" + c.Name + "], " + err.Error() + ". Src line: ")
 	}
 	return v, nil
-}
-
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for len(s) > 0 && !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
 }

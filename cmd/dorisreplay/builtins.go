@@ -158,6 +158,12 @@ func (in *interp) quickTest(name string, args []value) error {
 		return nil
 	}
 	if msg := compareRows(want, got, order); msg != "" {
+		if t := in.r.readsUnloaded(gstr(args[0])); t != "" {
+			// Not loadgw's answer to judge: rows the suite expects come
+			// from a load the interpreter could not run.
+			in.r.skip("query on " + t + " after a skipped stream load")
+			return nil
+		}
 		in.r.failDetail("result differs", fmt.Sprintf("%s: %s\n  sql: %s", name, msg, trunc(gstr(args[0]), 300)))
 		return nil
 	}

@@ -40,13 +40,18 @@ type (
 	contErr   struct{}
 	// skipErr: the running check depends on something not modelled.
 	skipErr struct{ why string }
+	// pollStopErr ends a while loop whose body branched on something not
+	// modelled: the loop polls for a state, and its checks are counted
+	// (skipped) once, not once per round.
+	pollStopErr struct{}
 )
 
-func (e *throwErr) Error() string  { return e.exc.msg }
-func (e *returnErr) Error() string { return "return" }
-func (e *breakErr) Error() string  { return "break" }
-func (e *contErr) Error() string   { return "continue" }
-func (e *skipErr) Error() string   { return "skipped: " + e.why }
+func (e *throwErr) Error() string    { return e.exc.msg }
+func (e *returnErr) Error() string   { return "return" }
+func (e *breakErr) Error() string    { return "break" }
+func (e *contErr) Error() string     { return "continue" }
+func (e *skipErr) Error() string     { return "skipped: " + e.why }
+func (e *pollStopErr) Error() string { return "poll stopped" }
 
 func throwf(format string, args ...any) error {
 	return &throwErr{&gexception{msg: fmt.Sprintf(format, args...)}}
@@ -67,6 +72,8 @@ type interp struct {
 	// uuids counts UUID.randomUUID() calls: each gives a new value, as
 	// suites make labels unique with it.
 	uuids int64
+	// whileDepth > 0: inside a while loop's body.
+	whileDepth int
 }
 
 // maxSteps bounds a suite's statements (loops of thousands of loads).
@@ -140,6 +147,9 @@ func (in *interp) exec(s node, e *env) error {
 				return &skipErr{u.why}
 			}
 			in.r.skipChecks(countChecks(s.then)+countChecks(s.els_), "if on "+u.why)
+			if in.whileDepth > 0 {
+				return &pollStopErr{}
+			}
 			return nil
 		}
 		if truthy(c) {
@@ -196,6 +206,18 @@ func (in *interp) exec(s node, e *env) error {
 }
 
 func (in *interp) execFor(s *forStmt, e *env) error {
+	if s.maxIter > 0 {
+		in.whileDepth++
+		defer func() { in.whileDepth-- }()
+	}
+	err := in.execLoop(s, e)
+	if _, ok := err.(*pollStopErr); ok && s.maxIter > 0 {
+		return nil
+	}
+	return err
+}
+
+func (in *interp) execLoop(s *forStmt, e *env) error {
 	le := newEnv(e)
 	if s.init != nil {
 		if err := in.exec(s.init, le); err != nil {

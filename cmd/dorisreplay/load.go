@@ -91,11 +91,15 @@ func (in *interp) streamLoad(c *closureExpr, e *env) error {
 		"sql": func(*interp, []value) (value, error) { return nil, &skipErr{"http_stream sql"} },
 	}
 	if err := in.withDelegate(c, e, d); err != nil {
+		if _, ok := err.(*skipErr); ok {
+			in.r.skippedLoad(spec.table)
+		}
 		in.recordCheck(err)
 		return nil
 	}
 	body, err := in.r.loadBody(spec)
 	if err != nil {
+		in.r.skippedLoad(spec.table)
 		in.r.skip(err.Error())
 		return nil
 	}

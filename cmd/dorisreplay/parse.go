@@ -11,6 +11,9 @@ import (
 type parser struct {
 	toks []token
 	pos  int
+	// nest counts the open ( and [ around the expression being read: inside
+	// them a line end does not end the expression (a + b on two lines).
+	nest int
 }
 
 type parseErr struct{ msg string }
@@ -519,6 +522,9 @@ func (p *parser) commandCall() node {
 func (p *parser) closure() *closureExpr {
 	p.expect("{")
 	c := &closureExpr{}
+	nest := p.nest
+	p.nest = 0 // statements of the body end at line ends again
+	defer func() { p.nest = nest }()
 	// Look for "a, b ->", "String a ->" or "a, b = false, c = -1 ->"
 	// (parameters may span lines).
 	j := p.pos
@@ -578,6 +584,16 @@ func (p *parser) binary(level int) node {
 	l := p.binary(level + 1)
 	for {
 		t := p.peek()
+		if t.kind == tNL && p.nest > 0 {
+			j := p.pos
+			for p.toks[j].kind == tNL {
+				j++
+			}
+			t = p.toks[j]
+			if isBinOp(t, level) {
+				p.pos = j
+			}
+		}
 		op := ""
 		for _, o := range binLevels[level] {
 			if (t.kind == tPunct || t.kind == tIdent) && t.text == o {
@@ -607,6 +623,16 @@ func (p *parser) binary(level int) node {
 			l = &binExpr{op: op, l: l, r: r}
 		}
 	}
+}
+
+// isBinOp reports whether t is an operator of binLevels[level].
+func isBinOp(t token, level int) bool {
+	for _, o := range binLevels[level] {
+		if (t.kind == tPunct || t.kind == tIdent) && t.text == o {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) unary() node {
@@ -665,6 +691,8 @@ func isCallable(x node) bool {
 
 func (p *parser) args(close string) []node {
 	var out []node
+	p.nest++
+	defer func() { p.nest-- }()
 	p.skipNLOnly()
 	for !p.isP(close) {
 		if p.peek().kind == tIdent && p.peekAt(1).text == ":" { // named argument
@@ -728,7 +756,9 @@ func (p *parser) primary() node {
 		switch t.text {
 		case "(":
 			p.skipNLOnly()
+			p.nest++
 			x := p.expr()
+			p.nest--
 			p.skipNLOnly()
 			p.expect(")")
 			return x

@@ -17,9 +17,11 @@ sql() { # sql DB 'statement': the HTTP SQL endpoint
 sql information_schema "CREATE DATABASE IF NOT EXISTS demo"
 sql demo "CREATE TABLE IF NOT EXISTS orders (order_id BIGINT, status VARCHAR(16), amount DECIMAL(10, 2)) UNIQUE KEY(order_id) DISTRIBUTED BY HASH(order_id) BUCKETS 1"
 
-# Row 41 has a status longer than VARCHAR(16), row 42 lacks a field:
-# 2 of 4 rows are filtered, a ratio of 0.5, which max_filter_ratio allows.
-resp=$(printf '40,paid,1.00\n41,waiting-for-the-warehouse,2.00\n42,paid\n43,paid,4.00\n' |
+# Row 41 has a status longer than VARCHAR(16) (cut to 16 characters, as
+# Doris does without strict_mode, it is still over 16 bytes), row 42 lacks a
+# field: 2 of 4 rows are filtered, a ratio of 0.5, which max_filter_ratio
+# allows.
+resp=$(printf '40,paid,1.00\n41,expédié-à-entrepôt,2.00\n42,paid\n43,paid,4.00\n' |
   curl -sS --location-trusted -u root: \
     -H "Expect:100-continue" \
     -H "label:$LABEL" \
