@@ -31,6 +31,7 @@ const (
 	extremeRow                     // max_by / min_by: the winning row
 	firstRow                       // any_value: the first non-NULL row
 	distinctRows                   // collect_set: the distinct rows
+	distinctKeys                   // map_agg: the first row of each key
 )
 
 // combinable describes one aggregate that has AGG_STATE combinators.
@@ -39,6 +40,11 @@ type combinable struct {
 	rule     reduceRule //
 	via      string     // foldRows: the aggregate that folds (default: itself)
 	skipNull bool       // a row with a NULL argument adds nothing
+	// toState, when set, turns an argument row into the state's row, and
+	// final names the aggregate over those rows that gives the result
+	// (ndv keeps an HLL sketch).
+	toState func(row []types.Value) []types.Value
+	final   string
 }
 
 var combinables = map[string]combinable{
@@ -59,6 +65,11 @@ var combinables = map[string]combinable{
 	"hll_raw_agg":    {min: 1, max: 1, rule: foldRows, via: "hll_union", skipNull: true},
 	"hll_union_agg":  {min: 1, max: 1, rule: foldRows, via: "hll_union", skipNull: true},
 	"quantile_union": {min: 1, max: 1, rule: foldRows, skipNull: true},
+	"map_agg":        {min: 2, max: 2, rule: distinctKeys},
+	"ndv": {min: 1, max: 1, rule: foldRows, via: "hll_union", skipNull: true,
+		toState: ndvStateRow, final: "hll_union_agg"},
+	"approx_count_distinct": {min: 1, max: 1, rule: foldRows, via: "hll_union", skipNull: true,
+		toState: ndvStateRow, final: "hll_union_agg"},
 }
 
 // Doris's combinator suffixes (AGG_STATE_SUFFIX, AGG_MERGE_SUFFIX,
@@ -167,6 +178,9 @@ func (n *stateNode) Eval(row []types.Value, ctx *Context) (types.Value, error) {
 		case avgRows:
 			d.N, d.Rows = 1, [][]types.Value{vals}
 		default:
+			if n.c.toState != nil {
+				vals = n.c.toState(vals)
+			}
 			d.Rows = [][]types.Value{vals}
 		}
 	}
@@ -218,9 +232,12 @@ func (r *stateReducer) add(acc *stateAcc, d *types.AggStateData) error {
 	switch r.c.rule {
 	case countRows:
 		return nil
-	case distinctRows:
+	case distinctRows, distinctKeys:
 		for _, row := range d.Rows {
 			k := rowKey(row)
+			if r.c.rule == distinctKeys {
+				k = rowKey(row[:1])
+			}
 			if _, dup := acc.seen[k]; dup {
 				continue
 			}
@@ -285,6 +302,9 @@ func rowKey(row []types.Value) string {
 // final runs the aggregate itself over the reduced state.
 func (r *stateReducer) final(acc *stateAcc) (types.Value, error) {
 	base, _, err := newStateBase(r.name, r.at)
+	if r.c.final != "" {
+		base, _, err = newAgg(r.c.final, false, []types.Type{tHLL})
+	}
 	if err != nil {
 		return types.NullValue, err
 	}
