@@ -149,14 +149,9 @@ func bindStateCall(name string, args []Compiled) (Compiled, error) {
 
 func (n *stateNode) Type() types.Type { return n.t }
 
-func (n *stateNode) IsConst() bool {
-	for _, a := range n.args {
-		if !a.IsConst() {
-			return false
-		}
-	}
-	return true
-}
+// IsConst is false: a state call is never folded to a constant, so that
+// CoerceAggState still finds its arguments to cast (they are folded).
+func (n *stateNode) IsConst() bool { return false }
 
 func (n *stateNode) Eval(row []types.Value, ctx *Context) (types.Value, error) {
 	vals := make([]types.Value, len(n.args))
