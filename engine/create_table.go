@@ -218,6 +218,9 @@ func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 	if err := checkObjectColumn(cd, c); err != nil {
 		return nil, err
 	}
+	if err := checkAggStateColumn(cd, c, s); err != nil {
+		return nil, err
+	}
 	if err := checkVariantColumnDef(cd); err != nil {
 		return nil, err
 	}
@@ -444,6 +447,8 @@ func checkKeyType(c *catalog.Column) error {
 		return errorf("Map can only be used in the non-key column of the duplicate table at present.")
 	case types.Struct:
 		return errorf("Struct can only be used in the non-key column of the duplicate table at present.")
+	case types.AggState:
+		return errorf("AGG_STATE can only be used in the non-key column at present.")
 	}
 	return nil
 }

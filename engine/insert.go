@@ -159,6 +159,7 @@ func valuesRow(b *mapping.Builder, vals []expr.Expr, ctx *expr.Context) ([]types
 		if err != nil {
 			return nil, err
 		}
+		c = expr.CoerceAggState(c, b.TargetType(j))
 		v, err := c.Eval(nil, ctx)
 		if err != nil {
 			return nil, err

@@ -20,7 +20,7 @@ func hideObjects(cols []Column, rows [][]types.Value) {
 func objectColumns(cols []Column) []int {
 	var idx []int
 	for i, c := range cols {
-		if isObjectType(c.Type) {
+		if isHiddenResultType(c.Type) {
 			idx = append(idx, i)
 		}
 	}

@@ -88,6 +88,9 @@ func newAgg(name string, star bool, at []types.Type) (AggFunc, types.Type, error
 	if f, t, ok := newObjectAgg(name, at); ok {
 		return f, t, nil
 	}
+	if f, t, ok, err := newCombinatorAgg(name, at); ok {
+		return f, t, err
+	}
 	return nil, types.Type{}, errorf("Can not found function '%s'", name)
 }
 

@@ -131,7 +131,8 @@ func convertInsert(v types.Value, c *catalog.Column, loc *time.Location, strict 
 	if !v.IsNull() {
 		out, err := types.Cast(v, c.Type, loc)
 		switch {
-		case err != nil && c.Type.Kind == types.Variant: // Doris's JSON parser threw
+		case err != nil && (c.Type.Kind == types.Variant || c.Type.Kind == types.AggState):
+			// Doris's JSON parser threw, or non_nullable() met a NULL argument
 			return v, errorf(err.Error())
 		case err != nil && strict:
 			how := " in strict mode."

@@ -244,7 +244,7 @@ func (m *Mapping) addExprs(items []sql.ColumnMapping) error {
 			return errorf(err.Error())
 		}
 		m.direct[i] = -1
-		m.exprs[i] = ce
+		m.exprs[i] = expr.CoerceAggState(ce, c.Type)
 		m.set[i] = true
 	}
 	return nil

@@ -148,6 +148,10 @@ func (p *parser) dataType() (name string, args []int, typ types.Type) {
 		name, typ = p.complexDataType()
 		return name, nil, typ
 	}
+	if t.kind == tkIdent && t.up == "AGG_STATE" && p.isOpN(1, "<") {
+		typ = p.aggStateDataType()
+		return name, nil, typ
+	}
 	if t.kind != tkIdent || !typeNames[name] {
 		for _, n := range []string{"'INT'", "'BIGINT'", "'VARCHAR'", "'STRING'", "'DECIMAL'", "'DATETIME'"} {
 			p.expect(n)

@@ -58,6 +58,8 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 		if v.Kind == to.Kind {
 			return v, nil
 		}
+	case AggState:
+		return castToAggState(v, to)
 	case Variant:
 		return castToVariant(v, loc)
 	case Null:

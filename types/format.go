@@ -23,7 +23,7 @@ func Format(v Value, loc *time.Location) string {
 	switch v.Kind {
 	case Null:
 		return "NULL"
-	case Char, Varchar, String, JSON, Bitmap, Variant, HLL, QuantileState:
+	case Char, Varchar, String, JSON, Bitmap, Variant, HLL, QuantileState, AggState:
 		return v.S
 	case TinyInt, SmallInt, Int, BigInt, Boolean:
 		return strconv.FormatInt(v.I, 10)

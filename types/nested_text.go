@@ -172,7 +172,7 @@ func parseElem(s string, t Type, loc *time.Location, depth int) (Value, error) {
 	switch t.Kind {
 	case Array, Map, Struct:
 		return parseNested(s, t, loc, depth+1)
-	case Char, Varchar, String, Date, DateTime, TimestampTZ, JSON:
+	case Char, Varchar, String, Date, DateTime, TimestampTZ, JSON, IPv4, IPv6:
 		s = trimQuote(s)
 	}
 	// Integers are read as the number serde's try_read_int_text reads them:

@@ -55,6 +55,8 @@ func PrimitiveName(t Type) string {
 		return "HLL"
 	case QuantileState:
 		return "QUANTILE_STATE"
+	case AggState:
+		return "AGG_STATE"
 	}
 	return "NULL_TYPE"
 }

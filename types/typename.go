@@ -19,7 +19,7 @@ var kindNames = [...]string{
 	TimestampTZ: "timestamptz", Char: "char", Varchar: "varchar", String: "text",
 	JSON: "json", Variant: "variant", Bitmap: "bitmap",
 	Array: "array", Map: "map", Struct: "struct", IPv4: "ipv4", IPv6: "ipv6",
-	HLL: "hll", QuantileState: "quantile_state",
+	HLL: "hll", QuantileState: "quantile_state", AggState: "agg_state",
 }
 
 // String is the lower-case SQL name of the kind ("int", "datetime", "text").
@@ -61,6 +61,8 @@ func (t Type) Equal(o Type) bool {
 		return t.Scale == o.Scale
 	case Array, Map, Struct:
 		return t.Nested.equal(o.Nested)
+	case AggState:
+		return t.State.equal(o.State)
 	}
 	return true
 }
@@ -102,6 +104,8 @@ func (t Type) String() string {
 	switch t.Kind {
 	case Array, Map, Struct:
 		return t.nestedString(false)
+	case AggState:
+		return t.State.String()
 	case Char, Varchar:
 		return t.Kind.String() + "(" + strconv.Itoa(int(t.Len)) + ")"
 	case Decimal:

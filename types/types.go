@@ -37,6 +37,7 @@ const (
 	IPv6          // IPV6: Hi:I is the address as an unsigned 128-bit number
 	HLL           // HLL: S is Doris's serialized HyperLogLog (see hll.go)
 	QuantileState // QUANTILE_STATE: S is the serialized state (see quantile.go)
+	AggState      // AGG_STATE<fn(args)>: S is the encoded state (see aggstate.go)
 )
 
 // MaxVarcharLen is Doris's upper bound for VARCHAR(n); STRING holds up to 2 GiB.
@@ -56,6 +57,8 @@ type Type struct {
 	// Nested describes the elements of ARRAY, MAP and STRUCT; nil for every
 	// other kind. Compare types with Equal, never with ==.
 	Nested *NestedType `json:",omitempty"`
+	// State describes AGG_STATE<fn(args)>; nil for every other kind.
+	State *AggStateType `json:",omitempty"`
 }
 
 // Value is one datum. The zero Value is NULL.

@@ -28,6 +28,8 @@ func aggregate(t *catalog.Table, old, cur []types.Value) []types.Value {
 			}
 		case "HLL_UNION", "BITMAP_UNION", "QUANTILE_UNION":
 			out[i] = unionObject(o, n)
+		case "GENERIC":
+			out[i] = mergeAggState(c.Type, o, n)
 		}
 	}
 	return out

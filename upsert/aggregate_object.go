@@ -33,3 +33,16 @@ func unionObject(o, n types.Value) types.Value {
 	}
 	return n
 }
+
+// mergeAggState merges two states of an AGG_STATE column with the
+// column's aggregate (GENERIC); a state that cannot be decoded is replaced.
+func mergeAggState(t types.Type, o, n types.Value) types.Value {
+	if t.Kind != types.AggState {
+		return n
+	}
+	v, err := expr.MergeAggState(t, o, n)
+	if err != nil {
+		return n
+	}
+	return v
+}
