@@ -50,7 +50,14 @@ func (n *funcNode) Eval(row []types.Value, ctx *Context) (types.Value, error) {
 		}
 		ctx.stack = append(ctx.stack, v)
 	}
-	return n.fn(ctx, ctx.stack[base:])
+	v, err := n.fn(ctx, ctx.stack[base:])
+	if err == nil {
+		err = checkResultBytes(v)
+	}
+	if err != nil {
+		return types.NullValue, err
+	}
+	return v, nil
 }
 
 // argKind says how an argument is converted before the call.
