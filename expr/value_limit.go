@@ -12,6 +12,10 @@ import "loadgw/types"
 // tiny query cannot ask for gigabytes.
 const MaxValueBytes = 64 << 20
 
+// maxArgsBytes bounds the arguments of one call together (each may be up to
+// MaxValueBytes), and the constants one expression folds at bind time.
+const maxArgsBytes = 4 * MaxValueBytes
+
 // checkValueBytes returns Doris's error when a value of n bytes would be
 // larger than MaxValueBytes. n may have overflowed to a negative number.
 func checkValueBytes(n int64) error {
