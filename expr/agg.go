@@ -290,6 +290,9 @@ func (groupConcatAgg) Add(st AggState, args []types.Value) error {
 	if !isString(v.Kind) {
 		v = types.NewString(types.Varchar, safeFormat(v))
 	}
+	if err := checkValueBytes(int64(s.sb.Len() + len(v.S))); err != nil {
+		return err
+	}
 	s.sb.WriteString(v.S)
 	return nil
 }

@@ -21,6 +21,7 @@ type collectState struct {
 	elems []types.Value
 	limit int64               // 0: none yet read
 	seen  map[string]struct{} // collect_set: the values added
+	bytes int64               // bytes of elems, bounded by MaxValueBytes
 }
 
 func newCollectAgg(name string, at []types.Type) (AggFunc, types.Type, error) {
@@ -51,6 +52,12 @@ func (a *collectAgg) Add(st AggState, args []types.Value) error {
 			s.seen = map[string]struct{}{}
 		}
 		s.seen[k] = struct{}{}
+	}
+	// Each element costs its bytes and a Value header: bound the state
+	// as the array it becomes is bounded.
+	s.bytes += int64(len(v.S)) + 32
+	if err := checkValueBytes(s.bytes); err != nil {
+		return err
 	}
 	if isString(v.Kind) {
 		v.S = cloneString(v.S)

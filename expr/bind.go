@@ -18,6 +18,10 @@ type binder struct {
 	// depth is the level of the node being bound; every recursion goes
 	// through bind, which keeps it at most MaxDepth.
 	depth int
+	// folded counts the bytes of the constants folded so far: past
+	// maxArgsBytes, constants are left to run time, where a call's
+	// arguments are bounded as they are evaluated.
+	folded int64
 }
 
 func (b *binder) bind(e Expr) (Compiled, error) {
@@ -30,7 +34,14 @@ func (b *binder) bind(e Expr) (Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fold(c), nil
+	if b.folded > maxArgsBytes {
+		return c, nil // evaluated at run time, where funcNode bounds it
+	}
+	f := fold(c)
+	if k, ok := f.(*constNode); ok && k != c {
+		b.folded += int64(len(k.v.S))
+	}
+	return f, nil
 }
 
 // fold replaces a constant subtree with its value. An evaluation error is left

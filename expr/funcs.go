@@ -40,17 +40,28 @@ func (n *funcNode) IsConst() bool {
 func (n *funcNode) Eval(row []types.Value, ctx *Context) (types.Value, error) {
 	base := len(ctx.stack)
 	defer func() { ctx.stack = ctx.stack[:base] }()
+	var argBytes int64
 	for _, a := range n.args {
 		v, err := a.Eval(row, ctx)
 		if err != nil {
 			return types.NullValue, err
+		}
+		if argBytes += int64(len(v.S)); argBytes > maxArgsBytes {
+			return types.NullValue, checkValueBytes(argBytes)
 		}
 		if v.Kind == types.Null && !n.seesNull {
 			return types.NullValue, nil
 		}
 		ctx.stack = append(ctx.stack, v)
 	}
-	return n.fn(ctx, ctx.stack[base:])
+	v, err := n.fn(ctx, ctx.stack[base:])
+	if err == nil {
+		err = checkResultBytes(v)
+	}
+	if err != nil {
+		return types.NullValue, err
+	}
+	return v, nil
 }
 
 // argKind says how an argument is converted before the call.

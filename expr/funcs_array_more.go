@@ -113,6 +113,9 @@ func bindArrayConcat(name string, args []Compiled) (Compiled, error) {
 		args[i] = convert(args[i], t)
 	}
 	return nestedNode(name, args, t, func(_ *Context, v []types.Value) (types.Value, error) {
+		if err := checkValueBytes(sumBytes(v, 0)); err != nil {
+			return types.NullValue, err
+		}
 		out := types.Nested{Type: t}
 		for _, a := range v {
 			n, ok, err := decodeArg(a)
@@ -138,6 +141,9 @@ func bindArrayWithConstant(name string, args []Compiled) (Compiled, error) {
 		}
 		if v[0].I < 0 || v[0].I > maxArraySize {
 			return types.NullValue, errorf("Array size should in range(0, %d) in function: %s", maxArraySize, name)
+		}
+		if err := checkValueBytes(mulBytes(int64(len(v[1].S))+8, v[0].I)); err != nil {
+			return types.NullValue, err
 		}
 		n := types.Nested{Type: t, Elems: make([]types.Value, v[0].I)}
 		for i := range n.Elems {

@@ -34,6 +34,9 @@ func bindArray(name string, args []Compiled) (Compiled, error) {
 	}
 	t := types.ArrayOf(et, false)
 	return nestedNode(name, args, t, func(ctx *Context, vals []types.Value) (types.Value, error) {
+		if err := checkValueBytes(sumBytes(vals, 0)); err != nil {
+			return types.NullValue, err
+		}
 		n := types.Nested{Type: t, Elems: append([]types.Value(nil), vals...)}
 		return n.Encode(), nil
 	}), nil

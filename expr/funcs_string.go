@@ -42,13 +42,16 @@ func intFnOf(f func(a []types.Value) types.Value, min, max int, kinds ...argKind
 }
 
 func init() {
-	register(strFn(func(a []types.Value) types.Value {
+	register(spec{min: 1, max: -1, args: []argKind{aStr}, ret: strRet, fn: func(_ *Context, a []types.Value) (types.Value, error) {
+		if err := checkValueBytes(sumBytes(a, 0)); err != nil {
+			return types.NullValue, err
+		}
 		var sb strings.Builder
 		for _, v := range a {
 			sb.WriteString(v.S)
 		}
-		return str(sb.String())
-	}, 1, -1), "concat")
+		return str(sb.String()), nil
+	}}.def(), "concat")
 	register(spec{min: 2, max: -1, args: []argKind{aStr}, ret: strRet, seesNull: true, fn: concatWS}.def(), "concat_ws")
 	register(strFn(substr, 2, 3, aStr, aInt), "substr", "substring", "mid")
 	register(intFnOf(func(a []types.Value) types.Value { return i32(len(a[0].S)) }, 1, 1, aStr), "length", "octet_length")
@@ -58,14 +61,20 @@ func init() {
 	register(strFn(trimFn(true, true), 1, 2), "trim")
 	register(strFn(trimFn(true, false), 1, 2), "ltrim")
 	register(strFn(trimFn(false, true), 1, 2), "rtrim")
-	register(strFn(func(a []types.Value) types.Value {
+	register(spec{min: 3, max: 3, args: []argKind{aStr}, ret: strRet, fn: func(_ *Context, a []types.Value) (types.Value, error) {
 		if a[1].S == "" {
-			return a[0]
+			return a[0], nil
 		}
-		return str(strings.ReplaceAll(a[0].S, a[1].S, a[2].S))
-	}, 3, 3), "replace")
-	register(strFn(padFn(true), 3, 3, aStr, aInt, aStr), "lpad")
-	register(strFn(padFn(false), 3, 3, aStr, aInt, aStr), "rpad")
+		if len(a[2].S) > len(a[1].S) {
+			n := int64(strings.Count(a[0].S, a[1].S))
+			if err := checkValueBytes(addBytes(int64(len(a[0].S)), mulBytes(n, int64(len(a[2].S)-len(a[1].S))))); err != nil {
+				return types.NullValue, err
+			}
+		}
+		return str(strings.ReplaceAll(a[0].S, a[1].S, a[2].S)), nil
+	}}.def(), "replace")
+	register(spec{min: 3, max: 3, args: []argKind{aStr, aInt, aStr}, ret: strRet, fn: padFn(true)}.def(), "lpad")
+	register(spec{min: 3, max: 3, args: []argKind{aStr, aInt, aStr}, ret: strRet, fn: padFn(false)}.def(), "rpad")
 	register(strFn(func(a []types.Value) types.Value {
 		r := []rune(a[0].S)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
@@ -84,18 +93,24 @@ func init() {
 		return i32(locate(a[0].S, a[1].S, pos))
 	}, 2, 3, aStr, aStr, aInt), "locate")
 	register(strFn(splitPart, 3, 3, aStr, aStr, aInt), "split_part")
-	register(strFn(func(a []types.Value) types.Value {
+	register(spec{min: 2, max: 2, args: []argKind{aStr, aInt}, ret: strRet, fn: func(_ *Context, a []types.Value) (types.Value, error) {
 		if a[1].I <= 0 {
-			return str("")
+			return str(""), nil
 		}
-		return str(strings.Repeat(a[0].S, int(min(a[1].I, 1<<20))))
-	}, 2, 2, aStr, aInt), "repeat")
-	register(strFn(func(a []types.Value) types.Value {
+		if err := checkValueBytes(mulBytes(int64(len(a[0].S)), a[1].I)); err != nil {
+			return types.NullValue, err
+		}
+		return str(strings.Repeat(a[0].S, int(a[1].I))), nil
+	}}.def(), "repeat")
+	register(spec{min: 1, max: 1, args: []argKind{aInt}, ret: strRet, fn: func(_ *Context, a []types.Value) (types.Value, error) {
 		if a[0].I <= 0 {
-			return str("")
+			return str(""), nil
 		}
-		return str(strings.Repeat(" ", int(min(a[0].I, 1<<20))))
-	}, 1, 1, aInt), "space")
+		if err := checkValueBytes(a[0].I); err != nil {
+			return types.NullValue, err
+		}
+		return str(strings.Repeat(" ", int(a[0].I))), nil
+	}}.def(), "space")
 	register(intFnOf(func(a []types.Value) types.Value {
 		if a[0].S == "" {
 			return i32(0)
@@ -126,6 +141,9 @@ func init() {
 func concatWS(_ *Context, a []types.Value) (types.Value, error) {
 	if a[0].Kind == types.Null {
 		return types.NullValue, nil
+	}
+	if err := checkValueBytes(addBytes(sumBytes(a[1:], 0), mulBytes(int64(len(a[0].S)), int64(max(len(a)-2, 0))))); err != nil {
+		return types.NullValue, err
 	}
 	parts := make([]string, 0, len(a)-1)
 	for _, v := range a[1:] {
@@ -185,26 +203,34 @@ func trimFn(left, right bool) func(a []types.Value) types.Value {
 	}
 }
 
-func padFn(left bool) func(a []types.Value) types.Value {
-	return func(a []types.Value) types.Value {
-		r, n, p := []rune(a[0].S), a[1].I, []rune(a[2].S)
+func padFn(left bool) func(_ *Context, a []types.Value) (types.Value, error) {
+	return func(_ *Context, a []types.Value) (types.Value, error) {
+		s, n, p := a[0].S, a[1].I, []rune(a[2].S)
 		if n < 0 {
-			return types.NullValue
+			return types.NullValue, nil
 		}
-		if int64(len(r)) >= n {
-			return str(string(r[:n]))
+		chars := int64(utf8.RuneCountInString(s))
+		if chars >= n {
+			r := []rune(s)
+			return str(string(r[:n])), nil
 		}
 		if len(p) == 0 {
-			return str("")
+			return str(""), nil
 		}
-		fill := make([]rune, 0, n-int64(len(r)))
-		for i := 0; int64(len(fill)) < n-int64(len(r)); i++ {
-			fill = append(fill, p[i%len(p)])
+		// The fill is n-chars characters of p: refuse before building it.
+		k, pl := n-chars, int64(len(p))
+		fillBytes := addBytes(mulBytes(k/pl, int64(len(a[2].S))), int64(len(string(p[:k%pl]))))
+		if err := checkValueBytes(addBytes(int64(len(s)), fillBytes)); err != nil {
+			return types.NullValue, err
+		}
+		var fill strings.Builder
+		for i := int64(0); i < n-chars; i++ {
+			fill.WriteRune(p[i%int64(len(p))])
 		}
 		if left {
-			return str(string(fill) + string(r))
+			return str(fill.String() + s), nil
 		}
-		return str(string(r) + string(fill))
+		return str(s + fill.String()), nil
 	}
 }
 

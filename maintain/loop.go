@@ -5,6 +5,8 @@ package maintain
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"time"
 
 	"go.uber.org/zap"
@@ -69,9 +71,22 @@ func New(opts Options, jobs ...Job) *Loop {
 func (l *Loop) RunOnce() {
 	now := l.opts.Clock.Now()
 	for _, j := range l.jobs {
-		if err := j.Run(now); err != nil {
-			l.opts.Logger.Warn("cannot "+j.Name(), zap.Error(err))
+		l.runJob(j, now)
+	}
+}
+
+// runJob runs one job and logs its failure. The loop runs on a goroutine of
+// its own, where nothing else would recover a panic: a panicking job is
+// logged with its stack as failed, and runs again next round.
+func (l *Loop) runJob(j Job, now time.Time) {
+	defer func() {
+		if p := recover(); p != nil {
+			l.opts.Logger.Error("cannot "+j.Name(), zap.Error(fmt.Errorf("panic: %v", p)),
+				zap.ByteString("stack", debug.Stack()))
 		}
+	}()
+	if err := j.Run(now); err != nil {
+		l.opts.Logger.Warn("cannot "+j.Name(), zap.Error(err))
 	}
 }
 

@@ -146,6 +146,7 @@ func (h *handler) ComQuery(_ context.Context, c *mysql.Conn, query string, cb my
 	defer h.recover(c, &err)
 	st := h.state(c)
 	st.pending = nil
+	defer watchClient(c, st.sess)()
 	return h.execute(st.sess, query, func(r *sqltypes.Result) error { return cb(r, false) })
 }
 
@@ -172,6 +173,7 @@ func (h *handler) ComMultiQuery(_ context.Context, c *mysql.Conn, query string, 
 	}
 	st.pendingRest = rest
 	more := rest != ""
+	defer watchClient(c, st.sess)()
 	if err := h.execute(st.sess, first, func(r *sqltypes.Result) error { return cb(r, more) }); err != nil {
 		st.pending = nil
 		return "", err
@@ -211,6 +213,7 @@ func (h *handler) ComStmtExecute(_ context.Context, c *mysql.Conn, prepare *mysq
 	defer h.exit()
 	defer h.recover(c, &err)
 	st := h.state(c)
+	defer watchClient(c, st.sess)()
 	res, err := st.execute(c, prepare)
 	if err != nil {
 		return sqlError(err)

@@ -76,7 +76,13 @@ func writeLiteral(b *strings.Builder, v *querypb.BindVariable) {
 	switch {
 	case v.Type == sqltypes.Null:
 		b.WriteString("NULL")
-	case sqltypes.IsIntegral(v.Type) || sqltypes.IsFloat(v.Type) || v.Type == sqltypes.Decimal:
+	case (sqltypes.IsIntegral(v.Type) || sqltypes.IsFloat(v.Type) || v.Type == sqltypes.Decimal) && isNumber(v.Value):
+		// Only a plain number goes in bare: a DECIMAL parameter is text the
+		// client chose, and anything else must stay one literal. `1-?`
+		// with -1 must not become the comment `1--1`.
+		if w := b.String(); v.Value[0] == '-' && len(w) > 0 && w[len(w)-1] == '-' {
+			b.WriteByte(' ')
+		}
 		b.Write(v.Value)
 	default:
 		b.WriteByte('\'')
@@ -89,4 +95,39 @@ func writeLiteral(b *strings.Builder, v *querypb.BindVariable) {
 		}
 		b.WriteByte('\'')
 	}
+}
+
+// isNumber reports whether s is a plain decimal number: an optional sign,
+// digits with an optional fraction, and an optional exponent.
+func isNumber(s []byte) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		exp := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }

@@ -1,6 +1,9 @@
 package upsert
 
 import (
+	"fmt"
+	"runtime/debug"
+
 	"loadgw/catalog"
 	"loadgw/storage"
 )
@@ -117,22 +120,13 @@ func (w *Writer) await(g *pendingGroup, leader bool) error {
 // the group that formed meanwhile, if any. REQUIRES: w.writing held by the
 // caller for g, g sealed (no longer open).
 func (w *Writer) write(g *pendingGroup) {
-	if testHookWrite != nil {
-		testHookWrite(g.first, g.last)
-	}
 	w.groups.Add(1)
 	w.grouped.Add(int64(len(g.batches)))
-	err := w.failed.Load()
 	// A TTL purge runs without the commit lock: one that read g's rows
 	// from the store before g is published here changed them behind the
 	// key table (publishRecent).
 	epoch := w.keys.epoch.Load()
-	if err == nil {
-		if werr := commitBatches(g.batches); werr != nil {
-			w.failed.CompareAndSwap(nil, &werr)
-			err = &werr
-		}
-	}
+	err, p := w.commitGroup(g)
 	if testHookWritten != nil {
 		testHookWritten()
 	}
@@ -163,6 +157,36 @@ func (w *Writer) write(g *pendingGroup) {
 	if next != nil {
 		next.lead <- struct{}{}
 	}
+	if p != nil {
+		panic(p) // for the leader's request boundary to log and answer
+	}
+}
+
+// commitGroup writes g's batches in one synced write, unless an earlier
+// write failed. A panic while writing fails g and the Writer as a failed
+// write does (whether the batch landed is unknown), and is returned as its
+// value with its stack: write finishes g and hands on the lead before it
+// raises the panic again, so the commits in g and behind it are answered
+// instead of waiting forever for a leader that is gone.
+func (w *Writer) commitGroup(g *pendingGroup) (err *error, p any) {
+	defer func() {
+		if r := recover(); r != nil {
+			perr := fmt.Errorf("cannot commit a group of loads: %v", r)
+			w.failed.CompareAndSwap(nil, &perr)
+			err, p = w.failed.Load(), fmt.Sprintf("%v\n%s", r, debug.Stack())
+		}
+	}()
+	if testHookWrite != nil {
+		testHookWrite(g.first, g.last)
+	}
+	if err := w.failed.Load(); err != nil {
+		return err, nil
+	}
+	if werr := commitBatches(g.batches); werr != nil {
+		w.failed.CompareAndSwap(nil, &werr)
+		return &werr, nil
+	}
+	return nil, nil
 }
 
 // testHookWrite, when set, runs before each group write with the group's
