@@ -23,7 +23,7 @@ package storage
 //	  l/v                                       the label key layout's version
 //	  l/w                                       the txn id window end
 //	m/                  (see below)           maintenance marks, one key or range per owner:
-//	  m/binlog_clean/   catalog/binlog.go       m/binlog_clean/ | table id → TSO below which cleanup removed change records
+//	  m/binlog_clean/   binlog/record.go        m/binlog_clean/ | table id → TSO below which cleanup removed change records
 //	  m/tso/window_end  tso/tso.go              the persisted TSO window end (physical ms)
 //	q/                  stream/stream.go      q/ | stream id → one Table Stream: definition and per-partition offsets (JSON)
 //	r                   catalog/rowcodec.go   r | table id | key columns | version suffix → one row version
