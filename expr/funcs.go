@@ -219,6 +219,9 @@ func (b *binder) bindCall(e *Call) (Compiled, error) {
 	if IsWindowOnly(e.Name) {
 		return nil, b.scope.analyticDenied()
 	}
+	if IsTableFunction(e.Name) {
+		return nil, b.scope.tableFuncDenied(e)
+	}
 	def := funcs[e.Name]
 	if def == nil {
 		return nil, errorf("Can not found function '%s'", e.Name)
