@@ -354,7 +354,12 @@ func bindExplodeJSONArray(name string, args []Compiled) (*TableFunc, error) {
 	case "string":
 		t, conv = tString, jsonToString
 	default:
-		t, conv = tJSON, func(n *jnode) types.Value { return jsonValue(n) }
+		t, conv = tJSON, func(n *jnode) types.Value {
+			if n.t == jNull {
+				return types.NullValue
+			}
+			return jsonValue(n)
+		}
 	}
 	f := &TableFunc{Fields: []types.StructField{{Type: t}}, Type: t}
 	f.gen = func(_ *Context, vals []types.Value, emit func([]types.Value) (bool, error)) (bool, bool, error) {
