@@ -28,6 +28,10 @@ type runner struct {
 	suiteDir string // the folder of the suite file
 	res      *suiteResult
 	lastSQL  string
+	// emit collects the datadriven script (-emit); inCheckQuery marks the
+	// query of a qt_ check, which is not a statement of its own.
+	emit         *emitter
+	inCheckQuery bool
 }
 
 func (r *runner) pass() { r.res.Passed++ }
@@ -74,6 +78,7 @@ func (r *runner) execute(stmt string) (res *engine.Result, err error) {
 		}
 	}()
 	r.lastSQL = stmt
+	r.emitSQL(stmt)
 	return r.sess.Execute(stmt)
 }
 
