@@ -18,6 +18,11 @@ type binder struct {
 	// depth is the level of the node being bound; every recursion goes
 	// through bind, which keeps it at most MaxDepth.
 	depth int
+	// lambdas are the parameters of the lambdas whose bodies are being
+	// bound, innermost last; lambdaUnknown, when set, is told of a name
+	// that resolves nowhere.
+	lambdas       []lambdaFrame
+	lambdaUnknown func(*ColumnRef)
 }
 
 func (b *binder) bind(e Expr) (Compiled, error) {
@@ -102,6 +107,8 @@ func (b *binder) bindNode(e Expr) (Compiled, error) {
 		return nil, errorf("INTERVAL %s can only be used with date arithmetic", String(e.X))
 	case *Call:
 		return b.bindCall(e)
+	case *Lambda:
+		return nil, b.lambdaDenied(e)
 	case *Window:
 		return b.bindWindow(e)
 	case *Default:
