@@ -92,7 +92,7 @@ func hofBinder(finish hofFinish) func(b *binder, name string, args []Expr) (Comp
 		if err != nil {
 			return nil, err
 		}
-		return &hofNode{m: m, t: rt, fn: fn}, nil
+		return &hofNode{m: m, t: rt, fn: fn, nullAsEmpty: nullAsEmpty[name]}, nil
 	}
 }
 
@@ -134,7 +134,14 @@ func (b *binder) bindDirectHOF(name string, finish hofFinish, args []Expr) (Comp
 				return types.NullValue, err
 			}
 			if !ok {
-				return types.NullValue, nil
+				switch {
+				case nullAsEmpty[name]:
+					return fn(nil, nil)
+				case i > 0 && name == "array_sortby": // NULL keys leave the order
+					n.Elems = nil
+				default:
+					return types.NullValue, nil
+				}
 			}
 			if i == 0 {
 				src = n.Elems
@@ -204,19 +211,30 @@ func (n *arrayMapNode) eval(row []types.Value, ctx *Context) (src, out []types.V
 	return elems[0], out, nil
 }
 
+// nullAsEmpty are the functions whose result for a NULL array is their
+// result for an empty one (Doris declares them not nullable): 0.
+var nullAsEmpty = map[string]bool{"array_count": true, "array_first_index": true, "array_last_index": true}
+
 // hofNode is a higher-order function over array_map's results.
 type hofNode struct {
-	m  *arrayMapNode
-	t  types.Type
-	fn func(src, flags []types.Value) (types.Value, error)
+	m           *arrayMapNode
+	t           types.Type
+	fn          func(src, flags []types.Value) (types.Value, error)
+	nullAsEmpty bool
 }
 
 func (n *hofNode) Type() types.Type { return n.t }
 func (n *hofNode) IsConst() bool    { return false }
 func (n *hofNode) Eval(row []types.Value, ctx *Context) (types.Value, error) {
 	src, flags, err := n.m.eval(row, ctx)
-	if err != nil || src == nil {
+	if err != nil {
 		return types.NullValue, err
+	}
+	if src == nil {
+		if !n.nullAsEmpty {
+			return types.NullValue, nil
+		}
+		return n.fn(nil, nil)
 	}
 	return n.fn(src, flags)
 }

@@ -21,3 +21,11 @@ func bindNonNullable(b *binder, name string, args []Expr) (Compiled, error) {
 		return a[0], nil
 	}}, nil
 }
+
+func init() {
+	register(&funcDef{min: 1, max: 1, bind: func(name string, args []Compiled) (Compiled, error) {
+		return &funcNode{name: name, args: args, t: args[0].Type(), seesNull: true, fn: func(_ *Context, a []types.Value) (types.Value, error) {
+			return a[0], nil
+		}}, nil
+	}}, "nullable")
+}
