@@ -13,6 +13,14 @@ import (
 // array_count(array_map(l, ...)), and so on. Most also have that second,
 // lambda-free form, which they take directly.
 
+// isHigherOrder reports whether name takes a lambda.
+func isHigherOrder(name string) bool {
+	_, ok := hofFuncs[name]
+	return ok
+}
+
+var hofFuncs = map[string]hofFinish{}
+
 func init() {
 	for name, fn := range map[string]hofFinish{
 		"array_map":           nil,
@@ -29,6 +37,7 @@ func init() {
 		"array_split":         hofSplit,
 		"array_reverse_split": hofReverseSplit,
 	} {
+		hofFuncs[name] = fn
 		register(&funcDef{min: 1, max: -1, raw: hofBinder(fn)}, name)
 	}
 }

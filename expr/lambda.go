@@ -123,3 +123,33 @@ func (l *boundLambda) call(row []types.Value, ctx *Context, args ...types.Value)
 func (b *binder) lambdaDenied(e *Lambda) error {
 	return errorf("lambda %s is only allowed as the first argument of a higher-order array function", String(e))
 }
+
+// checkLambdaCall applies Doris's checks of a call whose first argument is
+// a lambda (UnboundFunction.isHighOrder) to a function that is not
+// higher-order: the lambda must have one parameter per further argument,
+// each an array; the call then fails as a lambda out of place.
+func (b *binder) checkLambdaCall(e *Call) error {
+	if len(e.Args) == 0 {
+		return nil
+	}
+	lam, ok := e.Args[0].(*Lambda)
+	if !ok {
+		return nil
+	}
+	if def := funcs[e.Name]; def != nil && def.raw != nil && isHigherOrder(e.Name) {
+		return nil
+	}
+	if len(e.Args)-1 != len(lam.Params) {
+		return errorf("lambda %s arguments' size is not equal parameters' size", String(lam))
+	}
+	for _, a := range e.Args[1:] {
+		c, err := b.bind(a)
+		if err != nil {
+			return err
+		}
+		if c.Type().Kind != types.Array {
+			return errorf("lambda argument must be array but is %s", String(a))
+		}
+	}
+	return b.lambdaDenied(lam)
+}
