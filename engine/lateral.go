@@ -90,6 +90,11 @@ func (n *generateNode) run(x *execCtx, fn rowFn) error {
 	return n.child.run(x, func(row []types.Value) (bool, error) {
 		copy(out, row)
 		return n.fn.Run(row, x.ctx, func(vals []types.Value) (bool, error) {
+			// One input row may generate many: the statement's timeout and
+			// cancellation are checked per generated row.
+			if err := x.poll(); err != nil {
+				return false, err
+			}
 			switch {
 			case vals == nil:
 				clear(out[width:])
