@@ -22,6 +22,9 @@ func (p *planner) planFrom(from *sql.TableRef) (*source, error) {
 	if len(src.node.cols()) > 0 {
 		src.quals = []string{strings.ToLower(src.node.cols()[0].Table)}
 	}
+	if len(from.Laterals) > 0 {
+		return p.planLaterals(src, from)
+	}
 	return src, nil
 }
 

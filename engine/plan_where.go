@@ -102,6 +102,8 @@ func (p *planner) push(node relNode, c expr.Expr) (relNode, bool, error) {
 		return n, true, nil
 	case *joinNode:
 		return p.pushJoin(n, c)
+	case *generateNode:
+		return p.pushGenerate(n, c)
 	case *filterNode, *renameNode, *valuesNode:
 		cond, err := expr.Bind(c, p.scope(node.cols(), "FILTER"))
 		if err != nil {
@@ -296,6 +298,11 @@ func refFromNames(r *sql.TableRef, names map[string]bool, visit func(expr.Expr))
 		}
 	}
 	refNames(r.Subquery, names)
+	for _, lv := range r.Laterals {
+		for _, a := range lv.Args {
+			visit(a)
+		}
+	}
 }
 
 // prune limits each scan of the block to the columns q can read.

@@ -22,6 +22,11 @@ type binder struct {
 	// maxArgsBytes, constants are left to run time, where a call's
 	// arguments are bounded as they are evaluated.
 	folded int64
+	// lambdas are the parameters of the lambdas whose bodies are being
+	// bound, innermost last; lambdaUnknown, when set, is told of a name
+	// that resolves nowhere.
+	lambdas       []lambdaFrame
+	lambdaUnknown func(*ColumnRef)
 }
 
 func (b *binder) bind(e Expr) (Compiled, error) {
@@ -113,6 +118,8 @@ func (b *binder) bindNode(e Expr) (Compiled, error) {
 		return nil, errorf("INTERVAL %s can only be used with date arithmetic", String(e.X))
 	case *Call:
 		return b.bindCall(e)
+	case *Lambda:
+		return nil, b.lambdaDenied(e)
 	case *Window:
 		return b.bindWindow(e)
 	case *Default:

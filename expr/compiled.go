@@ -38,6 +38,8 @@ type Context struct {
 	Session Session
 
 	stack []types.Value // argument scratch for function calls
+	// lambda holds the parameter values of the lambdas being evaluated.
+	lambda []types.Value
 }
 
 // NewContext returns a Context for a statement starting now in loc.

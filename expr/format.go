@@ -90,6 +90,9 @@ func writeExpr(sb *strings.Builder, e Expr) {
 		sb.WriteString(")")
 	case *Window:
 		writeWindow(sb, e)
+	case *Lambda:
+		sb.WriteString(lambdaParamsText(e.Params) + " -> ")
+		writeExpr(sb, e.Body)
 	case *Default:
 		sb.WriteString("DEFAULT")
 	case *Variable:

@@ -230,6 +230,12 @@ func (b *binder) bindCall(e *Call) (Compiled, error) {
 	if IsWindowOnly(e.Name) {
 		return nil, b.scope.analyticDenied()
 	}
+	if IsTableFunction(e.Name) {
+		return nil, b.scope.tableFuncDenied(e)
+	}
+	if err := b.checkLambdaCall(e); err != nil {
+		return nil, err
+	}
 	def := funcs[e.Name]
 	if def == nil {
 		return nil, errorf("Can not found function '%s'", e.Name)

@@ -37,6 +37,19 @@ func (b *binder) bindSubquery(e *Subquery) (Compiled, error) {
 // bindColumn resolves a column reference to its slot, or through Outer to
 // an enclosing query's column.
 func (b *binder) bindColumn(e *ColumnRef) (Compiled, error) {
+	if c, ok := b.lookupLambda(e); ok {
+		return c, nil
+	}
+	c, err := b.bindScopeColumn(e)
+	if err != nil && b.lambdaUnknown != nil {
+		if _, unknown := err.(*Error); unknown {
+			b.lambdaUnknown(e)
+		}
+	}
+	return c, err
+}
+
+func (b *binder) bindScopeColumn(e *ColumnRef) (Compiled, error) {
 	idx, t, err := b.scope.lookup(e)
 	if err == nil {
 		return &colNode{idx: idx, t: t}, nil

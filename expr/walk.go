@@ -42,6 +42,8 @@ func children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Call:
 		return e.Args
+	case *Lambda:
+		return []Expr{e.Body}
 	case *Window:
 		return windowChildren(e)
 	case *Subquery:

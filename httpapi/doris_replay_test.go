@@ -3,12 +3,14 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
 
+	"loadgw/engine"
 	"loadgw/types"
 )
 
@@ -44,33 +46,51 @@ func TestDorisReplay(t *testing.T) {
 				if err != nil {
 					return "error: " + err.Error() + "\n"
 				}
-				var b strings.Builder
-				for _, row := range res.Rows {
-					for i, v := range row {
-						if i > 0 {
-							b.WriteByte('\t')
-						}
-						switch v.Kind {
-						case types.Null:
-							b.WriteString(`\N`)
-						case types.Boolean: // the .out files are written through JDBC
-							b.WriteString(strconv.FormatBool(v.I != 0))
-						case types.Float:
-							b.WriteString(javaDouble(v.F, 32))
-						case types.Double:
-							b.WriteString(javaDouble(v.F, 64))
-						default:
-							b.WriteString(outEscaper.Replace(types.Format(v, res.Loc)))
-						}
-					}
-					b.WriteByte('\n')
+				if d.HasArg("sorted") { // order_qt_: both sides sorted, as the framework does
+					return sortedLines(qtRows(res))
 				}
-				return b.String()
+				return qtRows(res)
 			}
 			t.Fatalf("unknown command %s", d.Cmd)
 			return ""
 		})
 	})
+}
+
+// qtRows prints a result in the .out form.
+func qtRows(res *engine.Result) string {
+	var b strings.Builder
+	for _, row := range res.Rows {
+		for i, v := range row {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			switch v.Kind {
+			case types.Null:
+				b.WriteString(`\N`)
+			case types.Boolean: // the .out files are written through JDBC
+				b.WriteString(strconv.FormatBool(v.I != 0))
+			case types.Float:
+				b.WriteString(javaDouble(v.F, 32))
+			case types.Double:
+				b.WriteString(javaDouble(v.F, 64))
+			default:
+				b.WriteString(outEscaper.Replace(types.Format(v, res.Loc)))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// sortedLines sorts the lines of s.
+func sortedLines(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if s == "" {
+		return ""
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // outEscaper escapes a cell as the .out files' CSVFormat.MYSQL printer does

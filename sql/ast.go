@@ -509,6 +509,8 @@ type TableRef struct {
 	Alias string
 	// AliasColumns renames the columns of a derived table: (q) s(a, b).
 	AliasColumns []string
+	// Laterals are the LATERAL VIEW clauses after a table or derived table.
+	Laterals []*LateralView
 }
 
 // ScanParams is the @name(props) suffix of a table reference.

@@ -107,6 +107,7 @@ func (w *writer) tableRef(r *TableRef) {
 	if r.AliasColumns != nil {
 		w.p(identList(r.AliasColumns))
 	}
+	w.lateralViews(r.Laterals)
 }
 
 func (w *writer) insert(s *Insert) {

@@ -110,6 +110,21 @@ func writeSpecialExpr(b *strings.Builder, e expr.Expr) {
 		b.WriteString("INTERVAL ")
 		writeExpr(b, e.X)
 		b.WriteString(" " + e.Unit)
+	case *expr.Lambda:
+		if len(e.Params) == 1 {
+			b.WriteString(QuoteIdent(e.Params[0]))
+		} else {
+			b.WriteString("(")
+			for i, p := range e.Params {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(QuoteIdent(p))
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(" -> ")
+		writeExpr(b, e.Body)
 	default:
 		fmt.Fprintf(b, "<%T>", e)
 	}

@@ -149,7 +149,7 @@ func (p *parser) call() expr.Expr {
 	} else {
 		p.acceptKw("ALL")
 	}
-	c.Args = p.exprList()
+	c.Args = p.funcArgs()
 	if c.Name == "group_concat" && p.acceptKw("SEPARATOR") {
 		c.Args = append(c.Args, p.expr())
 	}

@@ -232,6 +232,9 @@ func (p *parser) tableRef() *TableRef {
 	if r.Alias != "" && p.isOp("(") && r.Subquery != nil {
 		r.AliasColumns = p.identList()
 	}
+	if r.Func == "" {
+		r.Laterals = p.optLateralViews()
+	}
 	return r
 }
 

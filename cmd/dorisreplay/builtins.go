@@ -152,7 +152,9 @@ func (in *interp) quickTest(name string, args []value) error {
 		in.r.skip("no .out block for tag " + tag)
 		return nil
 	}
+	in.r.inCheckQuery = true
 	got, err := in.r.queryRows(gstr(args[0]))
+	in.r.inCheckQuery = false
 	if err != nil {
 		in.r.fail(errorKey(err.Error()))
 		return nil
@@ -167,6 +169,7 @@ func (in *interp) quickTest(name string, args []value) error {
 		in.r.failDetail("result differs", fmt.Sprintf("%s: %s\n  sql: %s", name, msg, trunc(gstr(args[0]), 300)))
 		return nil
 	}
+	in.r.emitCheck(name, gstr(args[0]), want, order)
 	in.r.pass()
 	return nil
 }

@@ -52,6 +52,7 @@ func run(args []string) error {
 	fs.IntVar(&o.top, "top", 25, "how many of the most frequent failure messages to print")
 	fs.DurationVar(&o.timeout, "suite-timeout", 3*time.Minute, "give up on a suite after this long")
 	fs.StringVar(&o.match, "run", "", "only suites whose path contains this text")
+	fs.StringVar(&emitDir, "emit", "", "also write each suite's statements and passing checks as a datadriven script (testdata/doris form) to this directory")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: dorisreplay -doris <checkout> <suite dir or .groovy file>...")
 		fs.PrintDefaults()
@@ -194,6 +195,15 @@ func runBody(srv *server, src source, suitePath string, out *outFile, body []nod
 	r := &runner{srv: srv, sess: sess, db: db, out: out, src: src, res: res,
 		dataDir:  path.Dir(strings.Replace(suitePath, "regression-test/suites/", "regression-test/data/", 1)),
 		suiteDir: path.Dir(suitePath)}
+	if emitDir != "" {
+		r.emit = &emitter{}
+		fmt.Fprintf(&r.emit.b, "sql\nCREATE DATABASE %s\n----\n\n", db)
+		defer func() {
+			if err := r.writeEmitted(suitePath); err != nil {
+				res.Error = err.Error()
+			}
+		}()
+	}
 	in := &interp{r: r}
 	global := newEnv(nil)
 	ctx := newMap()

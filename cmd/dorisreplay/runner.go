@@ -31,6 +31,10 @@ type runner struct {
 	// unloaded are the tables (lower case) of stream loads that were
 	// skipped: a query on them that differs depends on rows never loaded.
 	unloaded map[string]bool
+	// emit collects the datadriven script (-emit); inCheckQuery marks the
+	// query of a qt_ check, which is not a statement of its own.
+	emit         *emitter
+	inCheckQuery bool
 }
 
 // skippedLoad records that a stream load into table was skipped.
@@ -112,6 +116,7 @@ func (r *runner) execute(stmt string) (res *engine.Result, err error) {
 		}
 	}()
 	r.lastSQL = stmt
+	r.emitSQL(stmt)
 	return r.sess.Execute(stmt)
 }
 
