@@ -69,6 +69,11 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	if n.filter == nil {
 		return sc.scanIn(lo, hi, fn)
 	}
+	if fneed, ok := n.filterCols(); ok && sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
+		return x.truth(n.filter, row)
+	}) {
+		return sc.scanIn(lo, hi, fn)
+	}
 	return sc.scanIn(lo, hi, func(row []types.Value) (bool, error) {
 		ok, err := x.truth(n.filter, row)
 		if err != nil || !ok {
@@ -99,6 +104,9 @@ func (n *scanNode) explain(verbose bool) (string, []relNode) {
 			}
 		}
 		s += fmt.Sprintf(" columns=[%s]", strings.Join(read, ", "))
+	}
+	if verbose {
+		s += n.explainAfter()
 	}
 	return s, nil
 }

@@ -29,6 +29,10 @@ type scanner struct {
 	// poll, when set, is called per key read and stops the scan with its
 	// error (statement timeout or cancellation).
 	poll func() error
+	// pre and rest, when set, filter a row before the columns of rest
+	// are decoded (see filterFirst).
+	pre  func(row []types.Value) (bool, error)
+	rest *catalog.Projection
 }
 
 // newScanner reads t from r: the live store, whose iterator sees the store
@@ -89,6 +93,18 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 		}
 		if !sc.visible(row) {
 			continue
+		}
+		if sc.pre != nil {
+			ok, err := sc.pre(row)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if err := sc.decodeRest(vs.Value(), row); err != nil {
+				return err
+			}
 		}
 		more, err := fn(row)
 		if err != nil || !more {
