@@ -66,6 +66,21 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	if n.span != nil {
 		lo, hi = n.span.lo, n.span.hi
 	}
+	if kf := x.keyFilters[n]; kf != nil {
+		if fneed, ok := n.filterCols(); ok {
+			fneed[kf.slot] = true
+			if sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
+				if n.filter != nil {
+					if ok, err := x.truth(n.filter, row); err != nil || !ok {
+						return false, err
+					}
+				}
+				return kf.keep(row, x.ctx)
+			}) {
+				return sc.scanIn(lo, hi, fn)
+			}
+		}
+	}
 	if n.filter == nil {
 		return sc.scanIn(lo, hi, fn)
 	}
