@@ -55,7 +55,15 @@ type hashAgg struct {
 	// instead of index by encoded key.
 	ints      map[int64]*group
 	nullGroup *group
+	// groupSlab, rowSlab and stateSlab are cut into new groups: one
+	// allocation per groupSlabSize groups instead of three per group.
+	groupSlab []group
+	rowSlab   []types.Value
+	stateSlab []expr.AggState
 }
+
+// groupSlabSize is the number of groups allocated at once.
+const groupSlabSize = 256
 
 func (ap *aggPlan) runBounded(source func(func([]types.Value) error) error, emit func([]types.Value) error, ctx *expr.Context, lim aggLimits) error {
 	h := ap.newHashAgg(ctx, lim, 0)
@@ -112,7 +120,16 @@ const intKeyBytes = 24
 
 func (h *hashAgg) newGroup(vals []types.Value, set int, key string) *group {
 	ap := h.ap
-	g := &group{row: make([]types.Value, len(ap.groups)+len(ap.aggs)), states: make([]expr.AggState, len(ap.aggs))}
+	width, n := len(ap.groups)+len(ap.aggs), len(ap.aggs)
+	if len(h.groupSlab) == 0 {
+		h.groupSlab = make([]group, groupSlabSize)
+		h.rowSlab = make([]types.Value, groupSlabSize*width)
+		h.stateSlab = make([]expr.AggState, groupSlabSize*n)
+	}
+	g := &h.groupSlab[0]
+	h.groupSlab = h.groupSlab[1:]
+	g.row, h.rowSlab = h.rowSlab[:width:width], h.rowSlab[width:]
+	g.states, h.stateSlab = h.stateSlab[:n:n], h.stateSlab[n:]
 	copy(g.row, vals)
 	for i, a := range ap.aggs {
 		if a.fn == nil {
