@@ -33,6 +33,10 @@ type scanner struct {
 	// are decoded (see filterFirst).
 	pre  func(row []types.Value) (bool, error)
 	rest *catalog.Projection
+	// keyN is the number of leading key columns decoded for keyFor, the
+	// projection it was computed for (see keyColumns).
+	keyN   int
+	keyFor *catalog.Projection
 }
 
 // newScanner reads t from r: the live store, whose iterator sees the store
@@ -158,7 +162,7 @@ func (sc *scanner) scanBySequence(vs *catalog.Versions, seq int, row []types.Val
 }
 
 func (sc *scanner) decode(key, val []byte, row []types.Value) error {
-	if err := sc.rc.DecodeKey(key, row); err != nil {
+	if err := sc.rc.DecodeKeyN(key, row, sc.keyColumns()); err != nil {
 		return fmt.Errorf("cannot decode key of %s: %w", sc.t.Name, err)
 	}
 	var err error
@@ -168,6 +172,19 @@ func (sc *scanner) decode(key, val []byte, row []types.Value) error {
 	}
 	sc.rc.FillVirtual(row, sc.rc.KeyTSO(key))
 	return nil
+}
+
+// keyColumns is the number of leading key columns decode fills: every one
+// without a projection, else up to the last one the projection reads
+// (filterFirst sets it for its two projections).
+func (sc *scanner) keyColumns() int {
+	if sc.proj == nil {
+		return len(sc.t.Columns) // more than there are key columns
+	}
+	if sc.keyFor != sc.proj {
+		sc.keyN, sc.keyFor = sc.rc.KeyColumnsRead(sc.proj.Need()), sc.proj
+	}
+	return sc.keyN
 }
 
 // fill is the value of a column added after a row was written: its default.

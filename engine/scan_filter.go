@@ -60,6 +60,9 @@ func (sc *scanner) filterFirst(fneed, need []bool, cond func([]types.Value) (boo
 	sc.proj = sc.rc.NewProjection(fneed)
 	sc.rest = sc.rc.NewProjection(rest)
 	sc.pre = cond
+	// rest holds no key column: the key columns decoded are those of the
+	// filter and of need.
+	sc.keyN, sc.keyFor = sc.rc.KeyColumnsRead(fneed, need), sc.proj
 	return true
 }
 
