@@ -50,7 +50,20 @@ type hashAgg struct {
 	gvals  []types.Value
 	masked []types.Value
 	rec    []types.Value
+	// ints, when set, indexes the groups of a plain GROUP BY of one
+	// integer expression by its value (nullGroup is its NULL group),
+	// instead of index by encoded key.
+	ints      map[int64]*group
+	nullGroup *group
+	// groupSlab, rowSlab and stateSlab are cut into new groups: one
+	// allocation per groupSlabSize groups instead of three per group.
+	groupSlab []group
+	rowSlab   []types.Value
+	stateSlab []expr.AggState
 }
+
+// groupSlabSize is the number of groups allocated at once.
+const groupSlabSize = 256
 
 func (ap *aggPlan) runBounded(source func(func([]types.Value) error) error, emit func([]types.Value) error, ctx *expr.Context, lim aggLimits) error {
 	h := ap.newHashAgg(ctx, lim, 0)
@@ -65,13 +78,58 @@ func (ap *aggPlan) runBounded(source func(func([]types.Value) error) error, emit
 }
 
 func (ap *aggPlan) newHashAgg(ctx *expr.Context, lim aggLimits, depth int) *hashAgg {
-	return &hashAgg{ap: ap, ctx: ctx, lim: lim, depth: depth, seed: maphash.MakeSeed(), index: map[string]*group{},
+	h := &hashAgg{ap: ap, ctx: ctx, lim: lim, depth: depth, seed: maphash.MakeSeed(), index: map[string]*group{},
 		gvals: make([]types.Value, len(ap.groups)), masked: make([]types.Value, len(ap.groups))}
+	if len(ap.groups) == 1 && ap.sets == nil && mergeKeyType(ap.groups[0].Type()) {
+		h.ints = map[int64]*group{}
+	}
+	return h
 }
+
+// consumeInt is consume for a GROUP BY of one integer expression, whose
+// value is in h.gvals[0].
+func (h *hashAgg) consumeInt(row []types.Value) error {
+	v := h.gvals[0]
+	var g *group
+	if v.IsNull() {
+		g = h.nullGroup
+	} else {
+		g = h.ints[v.I]
+	}
+	if g == nil {
+		if h.parts != nil {
+			h.key = storage.AppendKey(h.key[:0], v, h.ap.groups[0].Type())
+			return h.spillRow(row, 0)
+		}
+		g = h.newGroup(h.gvals, 0, "")
+		h.mem += intKeyBytes
+		if v.IsNull() {
+			h.nullGroup = g
+		} else {
+			h.ints[v.I] = g
+		}
+		if err := h.maybeSpill(); err != nil {
+			return err
+		}
+	}
+	return h.ap.add(g, row, h.ctx, &h.args)
+}
+
+// intKeyBytes estimates an entry of hashAgg.ints.
+const intKeyBytes = 24
 
 func (h *hashAgg) newGroup(vals []types.Value, set int, key string) *group {
 	ap := h.ap
-	g := &group{row: make([]types.Value, len(ap.groups)+len(ap.aggs)), states: make([]expr.AggState, len(ap.aggs))}
+	width, n := len(ap.groups)+len(ap.aggs), len(ap.aggs)
+	if len(h.groupSlab) == 0 {
+		h.groupSlab = make([]group, groupSlabSize)
+		h.rowSlab = make([]types.Value, groupSlabSize*width)
+		h.stateSlab = make([]expr.AggState, groupSlabSize*n)
+	}
+	g := &h.groupSlab[0]
+	h.groupSlab = h.groupSlab[1:]
+	g.row, h.rowSlab = h.rowSlab[:width:width], h.rowSlab[width:]
+	g.states, h.stateSlab = h.stateSlab[:n:n], h.stateSlab[n:]
 	copy(g.row, vals)
 	for i, a := range ap.aggs {
 		if a.fn == nil {
@@ -100,6 +158,9 @@ func (h *hashAgg) consume(row []types.Value, onlySet int) error {
 			return err
 		}
 		h.gvals[i] = v
+	}
+	if h.ints != nil {
+		return h.consumeInt(row)
 	}
 	for set := 0; set < max(len(ap.sets), 1); set++ {
 		if onlySet >= 0 && set != onlySet {
@@ -176,7 +237,7 @@ func (h *hashAgg) finish(emit func([]types.Value) error) error {
 			return err
 		}
 	}
-	h.index, h.order = nil, nil
+	h.index, h.order, h.ints, h.nullGroup = nil, nil, nil, nil
 	parts := h.parts
 	h.parts = nil
 	for i, w := range parts {

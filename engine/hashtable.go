@@ -15,8 +15,12 @@ type hashTable struct {
 	ints map[int64]int32
 	// dense, when set, replaces ints: the chain head of key lo+i is
 	// dense[i] (keys of the build side that span a small range, as ids do).
-	dense   []int32
-	lo      int64
+	dense []int32
+	lo    int64
+	// bits, when set beside ints, has bit k-lo set for each key k of ints:
+	// a probe key outside it misses without a map lookup (most probes of
+	// a small build side over a wide key range, as orders' keys are).
+	bits    []uint64
 	strs    map[string]int32
 	next    []int32
 	intKey  bool
@@ -78,6 +82,13 @@ func (h *hashTable) finish() {
 		lo, hi = min(lo, k), max(hi, k)
 	}
 	if span := uint64(hi - lo); span >= uint64(4*len(h.ints)+1024) {
+		if span < maxKeyBits {
+			h.lo, h.bits = lo, make([]uint64, span/64+1)
+			for k := range h.ints {
+				d := uint64(k - lo)
+				h.bits[d/64] |= 1 << (d % 64)
+			}
+		}
 		return
 	}
 	h.dense, h.lo = make([]int32, hi-lo+1), lo
@@ -86,6 +97,9 @@ func (h *hashTable) finish() {
 	}
 	h.ints = nil
 }
+
+// maxKeyBits bounds the key range a hashTable keeps a bit set of (8 MiB).
+const maxKeyBits = 64 << 20
 
 // first returns the first build row (index+1) whose key equals the probe
 // row's, 0 for none; next[i] continues the chain. keys are the probe side's
@@ -102,6 +116,12 @@ func (h *hashTable) first(keys []expr.Compiled, row []types.Value, ctx *expr.Con
 					return h.dense[k], nil
 				}
 				return 0, nil
+			}
+			if h.bits != nil {
+				d := uint64(k - h.lo)
+				if k < h.lo || d/64 >= uint64(len(h.bits)) || h.bits[d/64]&(1<<(d%64)) == 0 {
+					return 0, nil
+				}
 			}
 			return h.ints[k], nil
 		}

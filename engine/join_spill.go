@@ -31,6 +31,9 @@ type hashJoinRun struct {
 	bkeys, pkeys []expr.Compiled
 	budget       int64 // 0: never spill
 	key          []byte
+	// probeNode is the probe side's plan, which a probe key filter may
+	// reach; nil when not known.
+	probeNode relNode
 }
 
 // join joins the rows build and probe stream at re-partitioning depth.
@@ -71,7 +74,11 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 		return false, err
 	}
 	if bparts == nil {
-		return h.n.joinRows(h.x, h.fn, rows, h.buildLeft, h.bkeys, h.pkeys, probe)
+		var probeNode relNode
+		if depth == 0 {
+			probeNode = h.probeNode // deeper, probe reads a partition file
+		}
+		return h.n.joinRows(h.x, h.fn, rows, h.buildLeft, h.bkeys, h.pkeys, probe, probeNode)
 	}
 	pparts, err := h.createParts()
 	if err != nil {

@@ -21,6 +21,13 @@ func (p *planner) decorrelate(src *source, conjs []expr.Expr) ([]expr.Expr, erro
 	for _, c := range conjs {
 		sq, not := semiJoinCandidate(c)
 		if sq == nil {
+			if n, ok, err := p.groupedInJoin(src.node, c); err != nil || ok {
+				if err != nil {
+					return nil, err
+				}
+				src.node = n
+				continue
+			}
 			if hasSubquery(c) {
 				var err error
 				if c, err = p.scalarJoins(src, c); err != nil {

@@ -84,6 +84,9 @@ func (p *planner) planInnerJoins(from *sql.TableRef, where expr.Expr) (*source, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if rest, err = jo.groupedIns(rest); err != nil {
+		return nil, nil, err
+	}
 	root, order, left, err := jo.build(conds)
 	if err != nil {
 		return nil, nil, err

@@ -34,6 +34,9 @@ type execCtx struct {
 	s   *Session
 	ctx *expr.Context
 	st  *stmtCtx
+	// keyFilters are the probe key filters hash joins have installed on
+	// the scans they probe (see join_keyfilter.go).
+	keyFilters map[*scanNode]*keyFilter
 }
 
 func (x *execCtx) truth(c expr.Compiled, row []types.Value) (bool, error) {

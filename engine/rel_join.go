@@ -44,12 +44,12 @@ func (n *joinNode) estimate() int64 {
 	return l * r
 }
 
-func (n *joinNode) explain(bool) (string, []relNode) {
+func (n *joinNode) explain(verbose bool) (string, []relNode) {
 	how := "NESTED LOOP"
 	if n.mergeable() {
 		how = "MERGE JOIN (keep " + n.buildSide() + ")"
 	} else if len(n.lkeys) > 0 {
-		how = "HASH JOIN (build " + n.buildSide() + ")"
+		how = "HASH JOIN (build " + n.buildSide() + n.explainKeyFilter(verbose) + ")"
 	}
 	s := fmt.Sprintf("%s %s", how, n.kind)
 	if len(n.texts) > 0 {
@@ -101,7 +101,7 @@ func (n *joinNode) run(x *execCtx, fn rowFn) error {
 // runHash runs the join as a hash join (a nested loop without keys).
 func (n *joinNode) runHash(x *execCtx, fn rowFn, buildLeft bool, build, probe relNode, bkeys, pkeys []expr.Compiled) error {
 	hj := &hashJoinRun{n: n, x: x, fn: fn, buildLeft: buildLeft, bkeys: bkeys, pkeys: pkeys,
-		budget: x.s.queryMemory()}
+		budget: x.s.queryMemory(), probeNode: probe}
 	if len(bkeys) == 0 {
 		hj.budget = 0 // a nested loop cannot partition: it keeps its side in memory
 	}
@@ -110,8 +110,9 @@ func (n *joinNode) runHash(x *execCtx, fn rowFn, buildLeft bool, build, probe re
 }
 
 // joinRows joins the build rows, held in memory, with the rows probe
-// streams; stopped reports that fn asked for no more rows.
-func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLeft bool, bkeys, pkeys []expr.Compiled, probe func(rowFn) error) (stopped bool, err error) {
+// streams; stopped reports that fn asked for no more rows. probeNode, when
+// set, is the plan probe runs, which may get a probe key filter.
+func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLeft bool, bkeys, pkeys []expr.Compiled, probe func(rowFn) error, probeNode relNode) (stopped bool, err error) {
 	lw, rw := len(n.left.cols()), len(n.right.cols())
 	j := &joinRun{n: n, x: x, fn: fn, row: make([]types.Value, lw+rw), lw: lw}
 	j.build, j.buildLeft = rows, buildLeft
@@ -127,6 +128,9 @@ func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLef
 			}
 		}
 		j.table.finish()
+		if sc, slot := n.probeKeyFilter(buildLeft, probeNode, pkeys); sc != nil {
+			defer x.setKeyFilter(sc, &keyFilter{table: j.table, key: pkeys[0], slot: slot})()
+		}
 	}
 	err = probe(func(prow []types.Value) (bool, error) {
 		more, err := j.probe(prow, pkeys)

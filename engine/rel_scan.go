@@ -66,7 +66,27 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	if n.span != nil {
 		lo, hi = n.span.lo, n.span.hi
 	}
+	if kf := x.keyFilters[n]; kf != nil {
+		if fneed, ok := n.filterCols(); ok {
+			fneed[kf.slot] = true
+			if sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
+				if n.filter != nil {
+					if ok, err := x.truth(n.filter, row); err != nil || !ok {
+						return false, err
+					}
+				}
+				return kf.keep(row, x.ctx)
+			}) {
+				return sc.scanIn(lo, hi, fn)
+			}
+		}
+	}
 	if n.filter == nil {
+		return sc.scanIn(lo, hi, fn)
+	}
+	if fneed, ok := n.filterCols(); ok && sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
+		return x.truth(n.filter, row)
+	}) {
 		return sc.scanIn(lo, hi, fn)
 	}
 	return sc.scanIn(lo, hi, func(row []types.Value) (bool, error) {
@@ -99,6 +119,9 @@ func (n *scanNode) explain(verbose bool) (string, []relNode) {
 			}
 		}
 		s += fmt.Sprintf(" columns=[%s]", strings.Join(read, ", "))
+	}
+	if verbose {
+		s += n.explainAfter()
 	}
 	return s, nil
 }

@@ -29,6 +29,14 @@ type scanner struct {
 	// poll, when set, is called per key read and stops the scan with its
 	// error (statement timeout or cancellation).
 	poll func() error
+	// pre and rest, when set, filter a row before the columns of rest
+	// are decoded (see filterFirst).
+	pre  func(row []types.Value) (bool, error)
+	rest *catalog.Projection
+	// keyN is the number of leading key columns decoded for keyFor, the
+	// projection it was computed for (see keyColumns).
+	keyN   int
+	keyFor *catalog.Projection
 }
 
 // newScanner reads t from r: the live store, whose iterator sees the store
@@ -90,6 +98,18 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 		if !sc.visible(row) {
 			continue
 		}
+		if sc.pre != nil {
+			ok, err := sc.pre(row)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if err := sc.decodeRest(vs.Value(), row); err != nil {
+				return err
+			}
+		}
 		more, err := fn(row)
 		if err != nil || !more {
 			return err
@@ -142,7 +162,7 @@ func (sc *scanner) scanBySequence(vs *catalog.Versions, seq int, row []types.Val
 }
 
 func (sc *scanner) decode(key, val []byte, row []types.Value) error {
-	if err := sc.rc.DecodeKey(key, row); err != nil {
+	if err := sc.rc.DecodeKeyN(key, row, sc.keyColumns()); err != nil {
 		return fmt.Errorf("cannot decode key of %s: %w", sc.t.Name, err)
 	}
 	var err error
@@ -152,6 +172,19 @@ func (sc *scanner) decode(key, val []byte, row []types.Value) error {
 	}
 	sc.rc.FillVirtual(row, sc.rc.KeyTSO(key))
 	return nil
+}
+
+// keyColumns is the number of leading key columns decode fills: every one
+// without a projection, else up to the last one the projection reads
+// (filterFirst sets it for its two projections).
+func (sc *scanner) keyColumns() int {
+	if sc.proj == nil {
+		return len(sc.t.Columns) // more than there are key columns
+	}
+	if sc.keyFor != sc.proj {
+		sc.keyN, sc.keyFor = sc.rc.KeyColumnsRead(sc.proj.Need()), sc.proj
+	}
+	return sc.keyN
 }
 
 // fill is the value of a column added after a row was written: its default.
