@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -175,7 +174,9 @@ func (s *Session) showAlterTable(st *sql.ShowAlterTable) (*Result, error) {
 	}
 	rows = keep
 	if st.OrderBy != nil {
-		sortAlterRows(rows, order)
+		// Doris's ListComparator over the job's values: the ids and the
+		// timeout are numbers, the rest strings.
+		sortShowRows(rows, order, func(col int) bool { return col == 0 || col == 5 || col == 6 || col == 8 || col == 12 })
 	}
 	rows = applyShowLimit(rows, st.Limit)
 	res := &Result{ResultSet: true}
@@ -303,29 +304,6 @@ func alterRowMatches(row []string, filter map[string]expr.Expr) (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-// sortAlterRows sorts as Doris's ListComparator over the job's values:
-// the ids and the timeout are numbers, the rest strings.
-func sortAlterRows(rows [][]string, keys []showOrderKey) {
-	numeric := func(col int) bool { return col == 0 || col == 5 || col == 6 || col == 8 || col == 12 }
-	slices.SortStableFunc(rows, func(a, b []string) int {
-		for _, k := range keys {
-			c := strings.Compare(a[k.col], b[k.col])
-			if numeric(k.col) {
-				x, _ := strconv.ParseInt(a[k.col], 10, 64)
-				y, _ := strconv.ParseInt(b[k.col], 10, 64)
-				c = cmp.Compare(x, y)
-			}
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
 }
 
 // cancelAlterTable is CANCEL ALTER TABLE: no loadgw job is ever running,

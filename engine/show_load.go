@@ -83,7 +83,10 @@ func (s *Session) showLoad(st *sql.ShowLoad) (*Result, error) {
 			rows = append(rows, s.loadJobRow(&recs[i]))
 		}
 	}
-	sortShowRows(rows, order, !st.Stream)
+	// SHOW STREAM LOAD's values are strings (its counters compare as
+	// text); SHOW LOAD's JobId and TransactionId are numbers.
+	numericIDs := !st.Stream
+	sortShowRows(rows, order, func(col int) bool { return numericIDs && (col == 0 || col == 15) })
 	rows = applyShowLimit(rows, st.Limit)
 	res := &Result{ResultSet: true}
 	for _, t := range titles {
@@ -303,11 +306,9 @@ func showOrder(items []sql.OrderItem, titles []string) ([]showOrderKey, error) {
 	return keys, nil
 }
 
-// sortShowRows sorts as Doris's ListComparator: SHOW STREAM LOAD's values
-// are strings (its counters compare as text); SHOW LOAD's JobId and
-// TransactionId are numbers.
-func sortShowRows(rows [][]string, keys []showOrderKey, numericIDs bool) {
-	numeric := func(col int) bool { return numericIDs && (col == 0 || col == 15) }
+// sortShowRows sorts as Doris's ListComparator: a column for which
+// numeric reports true compares as a number, the others as text.
+func sortShowRows(rows [][]string, keys []showOrderKey, numeric func(col int) bool) {
 	slices.SortStableFunc(rows, func(a, b []string) int {
 		for _, k := range keys {
 			c := strings.Compare(a[k.col], b[k.col])
