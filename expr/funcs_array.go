@@ -100,15 +100,8 @@ func bindMapUnary(name string, args []Compiled) (Compiled, error) {
 // bindArraySearch binds array_contains (BOOLEAN) and array_position
 // (BIGINT, 1-based, 0 when absent); a NULL needle finds a NULL element.
 func bindArraySearch(name string, args []Compiled) (Compiled, error) {
-	at := args[0].Type()
-	if at.Kind == types.Null {
-		at = types.ArrayOf(tNull, false)
-	}
-	if at.Kind != types.Array {
-		return nil, noSignature(name, args)
-	}
-	if et, ok := commonType(at.Nested.Elem, args[1].Type(), true); ok && et.Kind != types.Null {
-		args[1] = convert(args[1], et)
+	if err := bindNeedle(name, args); err != nil {
+		return nil, err
 	}
 	t := tBool
 	if name == "array_position" {
@@ -415,4 +408,21 @@ func splitByString(_ *Context, v []types.Value) (types.Value, error) {
 		n.Elems[i] = types.NewString(types.String, p)
 	}
 	return n.Encode(), nil
+}
+
+// bindNeedle checks the (array, needle) arguments of a function that looks
+// for one value in an array (a NULL array reads as ARRAY<NULL>) and casts
+// the needle to the elements' common type.
+func bindNeedle(name string, args []Compiled) error {
+	at := args[0].Type()
+	if at.Kind == types.Null {
+		at = types.ArrayOf(tNull, false)
+	}
+	if at.Kind != types.Array {
+		return noSignature(name, args)
+	}
+	if et, ok := commonType(at.Nested.Elem, args[1].Type(), true); ok && et.Kind != types.Null {
+		args[1] = convert(args[1], et)
+	}
+	return nil
 }

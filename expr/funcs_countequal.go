@@ -9,15 +9,8 @@ func init() {
 // bindCountEqual binds countequal(a, x): how many elements of a equal x (a
 // NULL x counts the NULL elements); NULL for a NULL array.
 func bindCountEqual(name string, args []Compiled) (Compiled, error) {
-	at := args[0].Type()
-	if at.Kind == types.Null {
-		at = types.ArrayOf(tNull, false)
-	}
-	if at.Kind != types.Array {
-		return nil, noSignature(name, args)
-	}
-	if et, ok := commonType(at.Nested.Elem, args[1].Type(), true); ok && et.Kind != types.Null {
-		args[1] = convert(args[1], et)
+	if err := bindNeedle(name, args); err != nil {
+		return nil, err
 	}
 	return arrayFn(name, args, tBigInt, func(_ *Context, n types.Nested, rest []types.Value) (types.Value, error) {
 		c := 0

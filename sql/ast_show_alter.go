@@ -86,12 +86,7 @@ func (w *writer) alterJobStmt(s Statement) bool {
 		}
 		w.optExpr(" WHERE ", s.Where)
 		w.orderBy(s.OrderBy)
-		if s.Limit != nil {
-			w.p(" LIMIT ", itoa(s.Limit.Count))
-			if s.Limit.Offset != 0 {
-				w.p(" OFFSET ", itoa(s.Limit.Offset))
-			}
-		}
+		w.limit(s.Limit)
 	case *CancelAlterTable:
 		w.p("CANCEL ALTER TABLE ", s.Kind, " FROM ", tableName(s.Table))
 		if s.JobIDs != nil {

@@ -35,10 +35,5 @@ func (w *writer) showLoad(s *ShowLoad) {
 	}
 	w.optExpr(" WHERE ", s.Where)
 	w.orderBy(s.OrderBy)
-	if s.Limit != nil {
-		w.p(" LIMIT ", itoa(s.Limit.Count))
-		if s.Limit.Offset != 0 {
-			w.p(" OFFSET ", itoa(s.Limit.Offset))
-		}
-	}
+	w.limit(s.Limit)
 }
