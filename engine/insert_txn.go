@@ -41,7 +41,7 @@ func (s *Session) commitInsert(t *catalog.Table, label string, in upsert.Rows) (
 		_, err := s.e.writer.Commit(in)
 		return "", err
 	}
-	txn, err := store.Begin(t.DB, insertLabel(label), t.Name)
+	txn, err := store.BeginWithTimeout(t.DB, insertLabel(label), t.Name, s.insertExecTimeout())
 	if err != nil {
 		return "", err
 	}

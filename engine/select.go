@@ -104,7 +104,7 @@ func itemName(it sql.SelectItem) string {
 }
 
 // planOrder binds ORDER BY: a select-list position, an alias, or an
-// expression over scope.
+// expression over scope. An integer that is no position is a constant key.
 func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, scope *expr.Scope) error {
 	for _, o := range st.OrderBy {
 		spec := orderSpec{desc: o.Desc, nullsFirst: !o.Desc}
@@ -113,11 +113,14 @@ func (s *Session) planOrder(p *plan, st *sql.Select, items []sql.SelectItem, sco
 		}
 		spec.col = -1
 		if lit, ok := o.Expr.(*expr.Literal); ok && types.IsInteger(lit.Val.Kind) {
-			n := int(lit.Val.I)
-			if n < 1 || n > len(p.outs) {
-				return errorf("ORDER BY position %d is not in select list", n)
+			n := lit.Val.I
+			if n < 1 || n > int64(len(p.outs)) {
+				// Nereids (BindExpression.bindWithOrdinal) keeps an
+				// integer outside 1..n a literal: sorting by a constant
+				// leaves the order to the other keys.
+				continue
 			}
-			spec.col = n - 1
+			spec.col = int(n) - 1
 		} else if ref, ok := o.Expr.(*expr.ColumnRef); ok && ref.Table == "" {
 			for i, it := range items {
 				if it.Alias != "" && strings.EqualFold(it.Alias, ref.Name) {

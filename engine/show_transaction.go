@@ -97,6 +97,12 @@ func (s *Session) txnRow(t *labels.Txn) []types.Value {
 		}
 		return str(tm.In(s.loc).Format(time.DateTime))
 	}
+	// A txn that recorded no timeout is a stream load's (loadgw records
+	// none for them yet): stream_load_default_timeout_second, 259200 s.
+	timeoutMs := t.TimeoutMs
+	if timeoutMs <= 0 {
+		timeoutMs = 259200000
+	}
 	commit := types.NullValue
 	if t.State == labels.StateVisible {
 		commit = at(t.FinishTime)
@@ -104,6 +110,6 @@ func (s *Session) txnRow(t *labels.Txn) []types.Value {
 	return []types.Value{
 		str(strconv.FormatInt(t.ID, 10)), str(t.Label), str("FE: 127.0.0.1"), str(string(t.State)),
 		str("BACKEND_STREAMING"), at(t.PrepareTime), at(t.PrecommitTime), commit, commit, at(t.FinishTime),
-		str(t.Reason), str("0"), str("-1"), str("259200000"), str(""),
+		str(t.Reason), str("0"), str("-1"), str(strconv.FormatInt(timeoutMs, 10)), str(""),
 	}
 }

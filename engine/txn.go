@@ -54,7 +54,7 @@ type sessionTxn struct {
 	// without a label store); id is its id.
 	txn *labels.Txn
 	id  int64
-	// deadline: the first INSERT's time plus insert_timeout.
+	// deadline: the first INSERT's time plus insertExecTimeout.
 	deadline time.Time
 	rows     upsert.TxnRows
 	// consuming are the stream offsets the INSERTs read, moved at COMMIT.
@@ -306,8 +306,9 @@ var errMixedTxn = errors.New("Transaction insert can not insert into values and 
 
 // beginLabelled begins t's labelled transaction in tbl's database.
 func (s *Session) beginLabelled(t *sessionTxn, tbl *catalog.Table) error {
+	timeout := s.insertExecTimeout()
 	if store := s.e.txns.p.Load(); store != nil {
-		txn, err := store.Begin(tbl.DB, t.label, tbl.Name)
+		txn, err := store.BeginWithTimeout(tbl.DB, t.label, tbl.Name, timeout)
 		if err != nil {
 			return err
 		}
@@ -317,11 +318,7 @@ func (s *Session) beginLabelled(t *sessionTxn, tbl *catalog.Table) error {
 	if d, ok := s.e.cat.Database(tbl.DB); ok {
 		t.dbID = d.ID
 	}
-	timeout, err := strconv.Atoi(s.Var("insert_timeout"))
-	if err != nil || timeout <= 0 {
-		timeout = 14400
-	}
-	t.deadline = s.e.clock.Now().Add(time.Duration(timeout) * time.Second)
+	t.deadline = s.e.clock.Now().Add(timeout)
 	return nil
 }
 

@@ -13,6 +13,12 @@ import (
 // otherwise the error is a *LabelExistsError. Of concurrent
 // Begins with one label exactly one succeeds. table is kept for the caller.
 func (s *Store) Begin(db, label, table string) (*Txn, error) {
+	return s.BeginWithTimeout(db, label, table, 0)
+}
+
+// BeginWithTimeout is Begin recording the txn's timeout (TimeoutMs; 0
+// records none).
+func (s *Store) BeginWithTimeout(db, label, table string, timeout time.Duration) (*Txn, error) {
 	if err := ValidateLabel(label); err != nil {
 		return nil, err
 	}
@@ -30,7 +36,7 @@ func (s *Store) Begin(db, label, table string) (*Txn, error) {
 		return nil, fmt.Errorf("cannot begin txn: %w", err)
 	}
 	e := &entry{t: Txn{ID: id, DB: db, Label: label, Table: table, State: StatePrepare,
-		PrepareTime: truncMs(s.clk.Now())}}
+		PrepareTime: truncMs(s.clk.Now()), TimeoutMs: timeout.Milliseconds()}}
 	s.add(e) // holds the label while the record is written
 	if err := s.write(e, &e.t); err != nil {
 		s.remove(e)

@@ -86,6 +86,7 @@ type record struct {
 	Finish    int64  `json:"f,omitempty"`
 	TSO       uint64 `json:"tso,omitempty"`
 	Reason    string `json:"r,omitempty"`
+	TimeoutMs int64  `json:"to,omitempty"`
 }
 
 func encodeTxn(t *Txn) []byte {
@@ -93,6 +94,7 @@ func encodeTxn(t *Txn) []byte {
 		ID: t.ID, DB: t.DB, Label: t.Label, Table: t.Table, State: t.State,
 		Prepare: timeMs(t.PrepareTime), Precommit: timeMs(t.PrecommitTime),
 		Finish: timeMs(t.FinishTime), TSO: t.CommitTSO, Reason: t.Reason,
+		TimeoutMs: t.TimeoutMs,
 	})
 	return b
 }
@@ -106,6 +108,7 @@ func decodeTxn(v []byte) (*Txn, error) {
 		ID: r.ID, DB: r.DB, Label: r.Label, Table: r.Table, State: r.State,
 		PrepareTime: msTime(r.Prepare), PrecommitTime: msTime(r.Precommit),
 		FinishTime: msTime(r.Finish), CommitTSO: r.TSO, Reason: r.Reason,
+		TimeoutMs: r.TimeoutMs,
 	}, nil
 }
 

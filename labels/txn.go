@@ -45,6 +45,7 @@ type Txn struct {
 	FinishTime    time.Time // when it became VISIBLE or ABORTED
 	CommitTSO     uint64    // the commit TSO of a VISIBLE txn
 	Reason        string    // the abort reason of an ABORTED txn
+	TimeoutMs     int64     // the txn's timeout in ms as Doris's TransactionState; 0 when not recorded
 }
 
 func (t *Txn) clone() *Txn {

@@ -14,7 +14,8 @@ import (
 // happen in float64 (Doris's common type), with NaN above every number and
 // equal to itself. DATE is midnight of its day against DATETIME. TIMESTAMPTZ
 // compares by instant; against a DATETIME the DATETIME is taken as UTC.
-// CHAR, VARCHAR, STRING and JSON compare bytewise. NULL sorts before
+// CHAR, VARCHAR and STRING compare bytewise; JSON as Doris's JSONB binary
+// (compareJSON). NULL sorts before
 // everything. Other pairs (a number against a string, say) compare their
 // Format texts, which keeps the order total but has no Doris meaning.
 func Compare(a, b Value) int {
@@ -24,8 +25,10 @@ func Compare(a, b Value) int {
 			return cmpInt64(a.I, b.I)
 		case IPv6:
 			return compareIPv6(a, b)
-		case Char, Varchar, String, JSON:
+		case Char, Varchar, String:
 			return strings.Compare(a.S, b.S)
+		case JSON:
+			return compareJSON(a.S, b.S)
 		case Null:
 			return 0
 		case Array, Map, Struct:
