@@ -333,6 +333,9 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 		rec = binlog.NewRecorder(rc, ts, bsst)
 	}
 	n, err := w.writeStaged(sst, rec, rc, txnID, ts, before, after, partial)
+	if err == nil {
+		err = w.versions.add(w.db, rc.Table().ID, ts)
+	}
 	if err != nil {
 		for _, f := range files {
 			f.Abandon()
@@ -342,6 +345,7 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	err = storage.FinishAll(w.db, files...)
 	w.changedOutside() // also after a failed ingestion: it may have happened
 	if err != nil {
+		w.versions.forget(rc.Table().ID) // the store has the truth
 		return Result{}, err
 	}
 	w.published.Store(ts)
@@ -360,6 +364,7 @@ func (w *Writer) extraEntries(rc *catalog.RowCodec, txnID int64, ts uint64, extr
 		}
 	}
 	dropStagedIn(b, txnID)
+	b.Set(versionKey(rc.Table().ID, ts), nil)
 	entries, err := b.Entries()
 	if err != nil {
 		return nil, nil, err

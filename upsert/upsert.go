@@ -63,6 +63,9 @@ type Writer struct {
 	// is the count of the last build (REQUIRES: mu).
 	binlogWritten atomic.Int64
 	built         int64
+
+	// versions numbers each table's commits (version.go).
+	versions tableVersions
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
@@ -249,6 +252,10 @@ func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 	if err != nil {
 		return 0, 0, nil, false, err
 	}
+	if err := w.versions.add(w.db, rc.Table().ID, ts); err != nil {
+		b.Close()
+		return 0, 0, nil, false, err
+	}
 	g, leader = w.join(b, ts, written)
 	g.records += w.built
 	return ts, n, g, leader, nil
@@ -307,6 +314,7 @@ func (w *Writer) buildAt(ts uint64, rc *catalog.RowCodec, set *encodedRows, extr
 			return 0, nil, 0, nil, err
 		}
 	}
+	rec.Set(versionKey(rc.Table().ID, ts), nil)
 	return ts, rec, n, written, nil
 }
 
