@@ -101,12 +101,6 @@ func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 	// As dropTable: pending commits land before the range deletes.
 	s.e.writer.Lock()
 	defer s.e.writer.Unlock()
-	var dropped []int64
-	defer func() {
-		for _, id := range dropped { // after the commit, under the writer lock
-			s.e.writer.ForgetVersions(id)
-		}
-	}()
 	err := s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(st.Name)
 		if !ok {
@@ -117,7 +111,6 @@ func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 		}
 		for _, t := range d.Tables {
 			upsert.DeleteTableData(tx.Batch, t.ID)
-			dropped = append(dropped, t.ID)
 		}
 		tx.DropDatabase(st.Name)
 		if s.db == st.Name {

@@ -177,7 +177,6 @@ func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
 	// lands before the range delete, not after it as orphan rows.
 	s.e.writer.Lock()
 	defer s.e.writer.Unlock()
-	dropped := int64(-1)
 	err = s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(db)
 		if !ok {
@@ -194,14 +193,10 @@ func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
 			return errorf("Unknown table '%s' in %s", st.Table.Name, db)
 		}
 		upsert.DeleteTableData(tx.Batch, t.ID)
-		dropped = t.ID
 		delete(d.Tables, st.Table.Name)
 		dropReferences(tx, t.ID)
 		return nil
 	})
-	if dropped >= 0 {
-		s.e.writer.ForgetVersions(dropped) // under the writer lock, after the commit
-	}
 	return execResult(err)
 }
 
@@ -225,7 +220,6 @@ func (s *Session) truncate(st *sql.Truncate) (*Result, error) {
 		upsert.DeleteTableData(tx.Batch, t.ID)
 		return nil
 	})
-	s.e.writer.ForgetVersions(t.ID) // TRUNCATE restarts the versions at 1
 	return execResult(err)
 }
 

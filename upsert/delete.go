@@ -7,8 +7,7 @@ import (
 )
 
 // DeleteTableData adds to b the removal of a table's rows, of its Row
-// Binlog change records and of its versions (version.go; the caller then
-// calls Writer.ForgetVersions), as DROP TABLE and TRUNCATE do (Doris drops the
+// Binlog change records and of its versions (version.go), as DROP TABLE and TRUNCATE do (Doris drops the
 // tablets holding both). b is the catalog change's batch, so the data goes
 // with the table's definition in one commit.
 func DeleteTableData(b *storage.Batch, tableID int64) {

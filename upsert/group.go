@@ -213,16 +213,11 @@ func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(
 	if err != nil {
 		return Result{}, err
 	}
-	if err := w.versions.add(w.db, rc.Table().ID, ts); err != nil {
-		b.Close()
-		return Result{}, err
-	}
 	w.groups.Add(1)
 	w.grouped.Add(1)
 	err = commitBatches([]*storage.Batch{b})
 	w.changedOutside() // its keys are in no conflict map
 	if err != nil {
-		w.versions.forget(rc.Table().ID) // the store has the truth
 		w.failed.CompareAndSwap(nil, &err)
 		return Result{}, err
 	}

@@ -333,9 +333,6 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 		rec = binlog.NewRecorder(rc, ts, bsst)
 	}
 	n, err := w.writeStaged(sst, rec, rc, txnID, ts, before, after, partial)
-	if err == nil {
-		err = w.versions.add(w.db, rc.Table().ID, ts)
-	}
 	if err != nil {
 		for _, f := range files {
 			f.Abandon()
@@ -345,7 +342,6 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	err = storage.FinishAll(w.db, files...)
 	w.changedOutside() // also after a failed ingestion: it may have happened
 	if err != nil {
-		w.versions.forget(rc.Table().ID) // the store has the truth
 		return Result{}, err
 	}
 	w.published.Store(ts)

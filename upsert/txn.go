@@ -127,18 +127,10 @@ func (w *Writer) CommitTxn(t *TxnRows, extra func(b *storage.Batch, tso uint64) 
 		return Result{}, err
 	}
 	bs, n, records, err := w.buildTxn(ts, t, extra)
-	if err == nil {
-		for _, p := range t.parts {
-			if err = w.versions.add(w.db, p.rc.Table().ID, ts); err != nil {
-				break
-			}
-		}
-	}
 	if err != nil {
 		for _, b := range bs {
 			b.Close()
 		}
-		t.forgetVersions(w)
 		return Result{}, err
 	}
 	w.groups.Add(1)
@@ -146,7 +138,6 @@ func (w *Writer) CommitTxn(t *TxnRows, extra func(b *storage.Batch, tso uint64) 
 	err = commitBatches(bs)
 	w.changedOutside() // its keys are in no conflict map
 	if err != nil {
-		t.forgetVersions(w) // the store has the truth
 		w.failed.CompareAndSwap(nil, &err)
 		return Result{}, err
 	}
@@ -181,12 +172,4 @@ func (w *Writer) buildTxn(ts uint64, t *TxnRows, extra func(b *storage.Batch, ts
 		}
 	}
 	return bs, n, records, nil
-}
-
-// forgetVersions drops the writer's copy of the versions of every table of
-// t (after a failed commit: the store has the truth).
-func (t *TxnRows) forgetVersions(w *Writer) {
-	for _, p := range t.parts {
-		w.versions.forget(p.rc.Table().ID)
-	}
 }

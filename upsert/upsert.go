@@ -63,9 +63,6 @@ type Writer struct {
 	// is the count of the last build (REQUIRES: mu).
 	binlogWritten atomic.Int64
 	built         int64
-
-	// versions numbers each table's commits (version.go).
-	versions tableVersions
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
@@ -250,10 +247,6 @@ func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 	defer w.mu.Unlock()
 	ts, b, n, written, err := w.build(rc, set, extra, partial, pre, true)
 	if err != nil {
-		return 0, 0, nil, false, err
-	}
-	if err := w.versions.add(w.db, rc.Table().ID, ts); err != nil {
-		b.Close()
 		return 0, 0, nil, false, err
 	}
 	g, leader = w.join(b, ts, written)

@@ -88,7 +88,6 @@ func TestVersionsEveryCommitPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Close()
-	s2.w.ForgetVersions(tbl.ID)
 	check(s2.w, tbl.ID, []uint64{})
 	if got, err := s2.w.Versions(other.ID); err != nil || len(got) != 1 {
 		t.Fatalf("versions of the other table = %v, %v; want one", got, err)
