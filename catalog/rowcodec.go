@@ -33,6 +33,7 @@ type RowCodec struct {
 	valTypes []types.Type
 	versions map[uint32]*versionLayout
 	tsoIdx   []int // virtual columns filled with the commit TSO
+	verIdx   int   // position of __DORIS_VERSION_COL__, or -1
 }
 
 type versionLayout struct {
@@ -47,7 +48,7 @@ type versionLayout struct {
 
 // NewRowCodec builds the codec of t.
 func NewRowCodec(t *Table) *RowCodec {
-	rc := &RowCodec{t: t, prefix: RowPrefix(t.ID), versions: map[uint32]*versionLayout{}}
+	rc := &RowCodec{t: t, prefix: RowPrefix(t.ID), versions: map[uint32]*versionLayout{}, verIdx: -1}
 	pos := map[int32]int{}
 	for i, c := range t.Columns {
 		pos[c.UID] = i
@@ -55,6 +56,8 @@ func NewRowCodec(t *Table) *RowCodec {
 		case c.IsKey:
 			rc.keyIdx = append(rc.keyIdx, i)
 			rc.keyTypes = append(rc.keyTypes, c.Type)
+		case c.Virtual && c.Name == VersionCol:
+			rc.verIdx = i
 		case c.Virtual:
 			rc.tsoIdx = append(rc.tsoIdx, i)
 		default:
@@ -264,10 +267,18 @@ func (rc *RowCodec) convert(vl *versionLayout, row []types.Value, need []bool) e
 	return nil
 }
 
-// FillVirtual sets the virtual columns (__DORIS_VERSION_COL__,
-// __DORIS_COMMIT_TSO_COL__) of row to the commit TSO.
-func (rc *RowCodec) FillVirtual(row []types.Value, tso uint64) {
+// FillVirtual sets the virtual columns of row: __DORIS_COMMIT_TSO_COL__ to
+// the commit TSO, __DORIS_VERSION_COL__ to version (the table version of
+// that commit, see HasVersionCol).
+func (rc *RowCodec) FillVirtual(row []types.Value, tso uint64, version int64) {
 	for _, i := range rc.tsoIdx {
 		row[i] = types.NewInt(types.BigInt, int64(tso))
 	}
+	if rc.verIdx >= 0 {
+		row[rc.verIdx] = types.NewInt(types.BigInt, version)
+	}
 }
+
+// VersionCol is the position of __DORIS_VERSION_COL__, or -1 when the
+// table has none.
+func (rc *RowCodec) VersionCol() int { return rc.verIdx }

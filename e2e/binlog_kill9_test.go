@@ -66,7 +66,7 @@ func TestBinlogKill9(t *testing.T) {
 	wg.Wait()
 
 	s = s.restart()
-	got, tso := readLoadedTable(t, s)
+	got, tso := readLoadedTable(t, s, "__DORIS_COMMIT_TSO_COL__") // compared with __DORIS_BINLOG_TSO__
 	for n := range acked {
 		if _, ok := tso[n]; !ok {
 			t.Errorf("acknowledged load %d is missing after kill -9", n)

@@ -73,7 +73,7 @@ func TestGroupCommitKill9(t *testing.T) {
 	}
 
 	s = s.restart()
-	got, tso := readLoadedTable(t, s)
+	got, tso := readLoadedTable(t, s, "__DORIS_VERSION_COL__")
 	for n := range acked {
 		if _, ok := tso[n]; !ok {
 			t.Errorf("acknowledged load %d is missing after kill -9", n)

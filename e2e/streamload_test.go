@@ -643,7 +643,7 @@ func concurrentLoad(s *server, n int, txnIDs map[int64]string, mu *sync.Mutex, d
 // (read from the marker rows) and compares the result with table u.
 func checkSerialReplay(t *testing.T, s *server) {
 	t.Helper()
-	got, tso := readLoadedTable(t, s)
+	got, tso := readLoadedTable(t, s, "__DORIS_VERSION_COL__")
 	total := loaders * loadsPerLoader
 	if len(tso) != total || len(got) != sharedKeys+total {
 		t.Fatalf("table u has %d keys and %d marker rows, want %d and %d", len(got), len(tso), sharedKeys+total, total)
@@ -662,11 +662,13 @@ func checkSerialReplay(t *testing.T, s *server) {
 }
 
 // readLoadedTable reads table u of database sl: the value of each key and,
-// from the marker rows, the commit TSO of each load (load number -> TSO).
-// A key with more than one row is an error.
-func readLoadedTable(t *testing.T, s *server) (got map[int]string, tso map[int]uint64) {
+// from the marker rows, what column commit (__DORIS_VERSION_COL__, which
+// grows with the commit TSO, or __DORIS_COMMIT_TSO_COL__) shows of each
+// load's commit (load number -> value). A key with more than one row is an
+// error.
+func readLoadedTable(t *testing.T, s *server, commit string) (got map[int]string, tso map[int]uint64) {
 	t.Helper()
-	_, rows := s.query("sl", "SET show_hidden_columns = true; SELECT k, v, __DORIS_VERSION_COL__ FROM u ORDER BY k")
+	_, rows := s.query("sl", "SET show_hidden_columns = true; SELECT k, v, "+commit+" FROM u ORDER BY k")
 	got = map[int]string{}
 	tso = map[int]uint64{}
 	for _, row := range rows {

@@ -186,7 +186,7 @@ func (s *Session) deletePredicate(t *catalog.Table, where expr.Expr, ctx *expr.C
 		if scratch, err = rc.DecodeValue(val, row, scratch, fill); err != nil {
 			return false, err
 		}
-		rc.FillVirtual(row, rc.KeyTSO(key))
+		rc.FillVirtual(row, rc.KeyTSO(key), 0) // only Unique Key tables have __DORIS_VERSION_COL__; this path is not theirs
 		if filter == nil {
 			return true, nil
 		}

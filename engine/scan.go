@@ -9,6 +9,7 @@ import (
 	"loadgw/storage"
 	"loadgw/ttl"
 	"loadgw/types"
+	"loadgw/upsert"
 )
 
 // scanner reads the visible rows of a table from the store or a snapshot:
@@ -37,13 +38,27 @@ type scanner struct {
 	// projection it was computed for (see keyColumns).
 	keyN   int
 	keyFor *catalog.Projection
+	// writer numbers the table's commits for __DORIS_VERSION_COL__;
+	// commits holds them, read at the first row that needs them (after
+	// the scan's iterator opened, so every commit it sees is in it).
+	writer  *upsert.Writer
+	commits []uint64
+	loaded  bool
+	noVer   bool // the scan does not read __DORIS_VERSION_COL__
+}
+
+// noVersion reports whether a scan reading the columns of need (nil: all)
+// leaves out __DORIS_VERSION_COL__.
+func noVersion(rc *catalog.RowCodec, need []bool) bool {
+	col := rc.VersionCol()
+	return col < 0 || need != nil && !need[col]
 }
 
 // newScanner reads t from r: the live store, whose iterator sees the store
 // as of the scan's start, or a snapshot.
 func (s *Session) newScanner(t *catalog.Table, r storage.Reader, now time.Time) *scanner {
 	_, ds := t.Column(catalog.DeleteSignCol)
-	return &scanner{rc: s.e.Codec(t), t: t, r: r, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now)}
+	return &scanner{rc: s.e.Codec(t), t: t, r: r, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now), writer: s.e.writer}
 }
 
 // visible reports whether a decoded row shows: not delete-marked and not
@@ -63,6 +78,7 @@ func (sc *scanner) project(need []bool) {
 	}
 	sc.expiry.Need(need)
 	sc.proj = sc.rc.NewProjection(need)
+	sc.noVer = noVersion(sc.rc, need)
 }
 
 // scan calls fn for each visible row whose encoded key starts with prefix
@@ -170,8 +186,29 @@ func (sc *scanner) decode(key, val []byte, row []types.Value) error {
 	if err != nil {
 		return fmt.Errorf("cannot decode row of %s: %w", sc.t.Name, err)
 	}
-	sc.rc.FillVirtual(row, sc.rc.KeyTSO(key))
+	tso := sc.rc.KeyTSO(key)
+	ver, err := sc.version(tso)
+	if err != nil {
+		return err
+	}
+	sc.rc.FillVirtual(row, tso, ver)
 	return nil
+}
+
+// version is the __DORIS_VERSION_COL__ of a row committed at tso, 0 when
+// the scan does not read that column.
+func (sc *scanner) version(tso uint64) (int64, error) {
+	if sc.noVer || sc.rc.VersionCol() < 0 {
+		return 0, nil
+	}
+	if !sc.loaded {
+		l, err := sc.writer.Versions(sc.t.ID)
+		if err != nil {
+			return 0, err
+		}
+		sc.commits, sc.loaded = l, true
+	}
+	return upsert.VersionOf(sc.commits, tso), nil
 }
 
 // keyColumns is the number of leading key columns decode fills: every one

@@ -59,6 +59,7 @@ func (sc *scanner) filterFirst(fneed, need []bool, cond func([]types.Value) (boo
 	}
 	sc.proj = sc.rc.NewProjection(fneed)
 	sc.rest = sc.rc.NewProjection(rest)
+	sc.noVer = noVersion(sc.rc, need)
 	sc.pre = cond
 	// rest holds no key column: the key columns decoded are those of the
 	// filter and of need.

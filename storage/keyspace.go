@@ -29,6 +29,8 @@ package storage
 //	r                   catalog/rowcodec.go   r | table id | key columns | version suffix → one row version
 //	s/                  upsert/stage.go       s/ | txn id | row key prefix | sequence → one staged row;
 //	                                            s/ | txn id | 0x00 → the staged load's options
+//	v/                  upsert/version.go     v/ | table id | commit TSO → (empty) one commit that wrote rows of
+//	                                            the table; its position is the __DORIS_VERSION_COL__ of its rows
 //
 // Table ids, txn ids, TSOs, LSNs and times are 8 bytes big endian (column
 // uids 4), so numeric order is byte order. Key columns use the
@@ -103,4 +105,7 @@ const (
 	PrefixRows = "r"
 	// PrefixStage holds the rows staged by loads larger than memory.
 	PrefixStage = "s/"
+	// PrefixVersions holds, per table, the TSOs of the commits that wrote
+	// it, which number the table's visible versions.
+	PrefixVersions = "v/"
 )

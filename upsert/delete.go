@@ -6,14 +6,16 @@ import (
 	"loadgw/storage"
 )
 
-// DeleteTableData adds to b the removal of a table's rows and of its Row
-// Binlog change records, as DROP TABLE and TRUNCATE do (Doris drops the
+// DeleteTableData adds to b the removal of a table's rows, of its Row
+// Binlog change records and of its versions (version.go), as DROP TABLE and TRUNCATE do (Doris drops the
 // tablets holding both). b is the catalog change's batch, so the data goes
 // with the table's definition in one commit.
 func DeleteTableData(b *storage.Batch, tableID int64) {
 	p := catalog.RowPrefix(tableID)
 	b.DeleteRange(p, storage.PrefixEnd(p))
 	p = binlog.Prefix(tableID)
+	b.DeleteRange(p, storage.PrefixEnd(p))
+	p = versionPrefix(tableID)
 	b.DeleteRange(p, storage.PrefixEnd(p))
 }
 

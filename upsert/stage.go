@@ -360,6 +360,7 @@ func (w *Writer) extraEntries(rc *catalog.RowCodec, txnID int64, ts uint64, extr
 		}
 	}
 	dropStagedIn(b, txnID)
+	b.Set(versionKey(rc.Table().ID, ts), nil)
 	entries, err := b.Entries()
 	if err != nil {
 		return nil, nil, err

@@ -307,6 +307,7 @@ func (w *Writer) buildAt(ts uint64, rc *catalog.RowCodec, set *encodedRows, extr
 			return 0, nil, 0, nil, err
 		}
 	}
+	rec.Set(versionKey(rc.Table().ID, ts), nil)
 	return ts, rec, n, written, nil
 }
 
