@@ -131,13 +131,14 @@ func bindArrayConcat(name string, args []Compiled) (Compiled, error) {
 	}), nil
 }
 
-// bindArrayWithConstant binds array_with_constant(n, v): n copies of v.
+// bindArrayWithConstant binds array_with_constant(n, v): n copies of v
+// (array_repeat(v, n) swaps the arguments).
 func bindArrayWithConstant(name string, args []Compiled) (Compiled, error) {
 	args[0] = convertArg(args[0], aInt)
 	t := types.ArrayOf(args[1].Type(), false)
 	return nestedNode(name, args, t, func(_ *Context, v []types.Value) (types.Value, error) {
-		if v[0].IsNull() {
-			return types.NullValue, nil
+		if v[0].IsNull() { // Doris: a NULL count gives []
+			return types.Nested{Type: t}.Encode(), nil
 		}
 		if v[0].I < 0 || v[0].I > maxArraySize {
 			return types.NullValue, errorf("Array size should in range(0, %d) in function: %s", maxArraySize, name)
