@@ -163,15 +163,24 @@ func bindArrayUnary(name string, args []Compiled) (Compiled, error) {
 // bindArraySum binds array_sum and array_avg with Doris's signatures:
 // integers sum to BIGINT (LARGEINT to LARGEINT), FLOAT and DOUBLE to
 // DOUBLE, DECIMAL to DECIMAL(38, s); the average is DOUBLE except for
-// DECIMAL. NULL elements are skipped; no element gives NULL.
+// DECIMAL, whose scale is at least minAvgDecimalScale (the quotient
+// truncated). NULL elements are skipped; no element gives NULL.
 func bindArraySum(name string, args []Compiled, et types.Type) (Compiled, error) {
+	if et.Kind == types.Null { // [] or [NULL]: Doris's first signature, ARRAY<DOUBLE>
+		et = tDouble
+		args[0] = convert(args[0], types.ArrayOf(et, false))
+	}
 	if !isNumeric(et.Kind) && et.Kind != types.Boolean {
 		return nil, noSignature(name, args)
 	}
 	st := sumType(et)
 	t := st
-	if name == "array_avg" && st.Kind != types.Decimal {
-		t = tDouble
+	if name == "array_avg" {
+		if st.Kind != types.Decimal {
+			t = tDouble
+		} else if st.Scale < minAvgDecimalScale {
+			t = tDecimal(38, minAvgDecimalScale)
+		}
 	}
 	return arrayFn(name, args, t, func(ctx *Context, n types.Nested, _ []types.Value) (types.Value, error) {
 		agg := &sumAgg{t: st}
@@ -190,7 +199,11 @@ func bindArraySum(name string, args []Compiled, et types.Type) (Compiled, error)
 			return sum, nil
 		}
 		if t.Kind == types.Decimal {
-			q, ok := types.Int128Of(sum).Quo(types.FromInt64(int64(cnt)))
+			num, ok := types.Int128Of(sum).Mul(types.Pow10(int(t.Scale - st.Scale)))
+			if !ok {
+				return types.NullValue, nil
+			}
+			q, ok := num.Quo(types.FromInt64(int64(cnt)))
 			if !ok {
 				return types.NullValue, nil
 			}
@@ -199,6 +212,10 @@ func bindArraySum(name string, args []Compiled, et types.Type) (Compiled, error)
 		return types.NewFloat(types.Double, types.ToFloat64(sum)/float64(cnt)), nil
 	}), nil
 }
+
+// minAvgDecimalScale is Doris's ScalarType.DEFAULT_MIN_AVG_DECIMAL128_SCALE:
+// array_avg of a DECIMAL with a smaller scale returns this scale.
+const minAvgDecimalScale = 4
 
 func compareNullsFirst(a, b types.Value) int {
 	switch {

@@ -11,7 +11,7 @@ const maxArraySize = 1000000
 
 func init() {
 	register(&funcDef{min: 1, max: 1, bind: bindArrayReshape}, "array_compact", "array_reverse_sort", "array_popback", "array_popfront")
-	register(&funcDef{min: 2, max: 2, bind: bindArrayElemArg}, "array_remove", "array_pushback", "array_pushfront")
+	register(&funcDef{min: 2, max: 2, bind: bindArrayElemArg}, "array_remove", "array_pushback", "array_pushfront", "array_append")
 	register(&funcDef{min: 1, max: -1, bind: bindArrayConcat}, "array_concat")
 	register(&funcDef{min: 2, max: 2, bind: bindArrayWithConstant}, "array_with_constant")
 }
@@ -62,6 +62,9 @@ func bindArrayElemArg(name string, args []Compiled) (Compiled, error) {
 	}
 	if t.Kind != types.Array {
 		return nil, noSignature(name, args)
+	}
+	if name == "array_append" { // Doris's alias of array_pushback
+		name = "array_pushback"
 	}
 	if name != "array_remove" {
 		et, ok := commonType(t.Nested.Elem, args[1].Type(), false)
