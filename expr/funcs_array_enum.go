@@ -103,3 +103,20 @@ func bindArraysOverlap(name string, args []Compiled) (Compiled, error) {
 		return types.NewBool(false), nil
 	}), nil
 }
+
+// arrayOrString makes a string function (reverse) also take an ARRAY,
+// as Doris's reverse does: the elements in reverse order.
+func arrayOrString(def *funcDef) *funcDef {
+	strBind := def.bind
+	return &funcDef{min: def.min, max: def.max, bind: func(name string, args []Compiled) (Compiled, error) {
+		if args[0].Type().Kind != types.Array {
+			return strBind(name, args)
+		}
+		return arrayFn(name, args, args[0].Type(), func(_ *Context, n types.Nested, _ []types.Value) (types.Value, error) {
+			for i, j := 0, len(n.Elems)-1; i < j; i, j = i+1, j-1 {
+				n.Elems[i], n.Elems[j] = n.Elems[j], n.Elems[i]
+			}
+			return n.Encode(), nil
+		}), nil
+	}}
+}
