@@ -143,6 +143,9 @@ func bindArrayUnary(name string, args []Compiled) (Compiled, error) {
 			return n.Encode(), nil
 		}), nil
 	case "array_max", "array_min":
+		if types.IsNested(et.Kind) {
+			return nil, errorf("%s does not support complex types: %s", name, callSQL(name, args))
+		}
 		sign := 1
 		if name == "array_min" {
 			sign = -1
@@ -284,6 +287,14 @@ func bindArrayJoin(name string, args []Compiled) (Compiled, error) {
 func bindArraySet(name string, args []Compiled) (Compiled, error) {
 	if name == "array_except" && len(args) != 2 {
 		return nil, errorf("Can not found function '%s' which has %d arity. Candidate functions are: [%s(Expression, Expression)]", name, len(args), name)
+	}
+	if name == "array_intersect" { // Doris's ArrayIntersect legality check
+		for _, a := range args {
+			at := a.Type()
+			if at.Kind != types.Null && (at.Kind != types.Array || types.IsNested(at.Nested.Elem.Kind)) {
+				return nil, errorf("array_intersect does not support complex types: %s", callSQL(name, args))
+			}
+		}
 	}
 	t := args[0].Type()
 	for _, a := range args[1:] {
