@@ -17,7 +17,7 @@ func init() {
 	register(&funcDef{min: 1, max: 1, bind: bindArrayUnary}, "array_sort", "array_distinct",
 		"array_max", "array_min", "array_sum", "array_avg")
 	register(&funcDef{min: 2, max: 3, bind: bindArrayJoin}, "array_join")
-	register(&funcDef{min: 2, max: 2, bind: bindArraySet}, "array_union", "array_intersect", "array_except")
+	register(&funcDef{min: 2, max: -1, bind: bindArraySet}, "array_union", "array_intersect", "array_except")
 	register(&funcDef{min: 2, max: 3, bind: bindArraySlice}, "array_slice")
 	register(&funcDef{min: 2, max: 2, bind: bindMapContains}, "map_contains_key", "map_contains_value")
 	register(&funcDef{min: 3, max: 3, bind: bindMapContains}, "map_contains_entry")
@@ -143,6 +143,9 @@ func bindArrayUnary(name string, args []Compiled) (Compiled, error) {
 			return n.Encode(), nil
 		}), nil
 	case "array_max", "array_min":
+		if types.IsNested(et.Kind) {
+			return nil, errorf("%s does not support complex types: %s", name, callSQL(name, args))
+		}
 		sign := 1
 		if name == "array_min" {
 			sign = -1
@@ -163,15 +166,24 @@ func bindArrayUnary(name string, args []Compiled) (Compiled, error) {
 // bindArraySum binds array_sum and array_avg with Doris's signatures:
 // integers sum to BIGINT (LARGEINT to LARGEINT), FLOAT and DOUBLE to
 // DOUBLE, DECIMAL to DECIMAL(38, s); the average is DOUBLE except for
-// DECIMAL. NULL elements are skipped; no element gives NULL.
+// DECIMAL, whose scale is at least minAvgDecimalScale (the quotient
+// truncated). NULL elements are skipped; no element gives NULL.
 func bindArraySum(name string, args []Compiled, et types.Type) (Compiled, error) {
+	if et.Kind == types.Null { // [] or [NULL]: Doris's first signature, ARRAY<DOUBLE>
+		et = tDouble
+		args[0] = convert(args[0], types.ArrayOf(et, false))
+	}
 	if !isNumeric(et.Kind) && et.Kind != types.Boolean {
 		return nil, noSignature(name, args)
 	}
 	st := sumType(et)
 	t := st
-	if name == "array_avg" && st.Kind != types.Decimal {
-		t = tDouble
+	if name == "array_avg" {
+		if st.Kind != types.Decimal {
+			t = tDouble
+		} else if st.Scale < minAvgDecimalScale {
+			t = tDecimal(38, minAvgDecimalScale)
+		}
 	}
 	return arrayFn(name, args, t, func(ctx *Context, n types.Nested, _ []types.Value) (types.Value, error) {
 		agg := &sumAgg{t: st}
@@ -190,7 +202,11 @@ func bindArraySum(name string, args []Compiled, et types.Type) (Compiled, error)
 			return sum, nil
 		}
 		if t.Kind == types.Decimal {
-			q, ok := types.Int128Of(sum).Quo(types.FromInt64(int64(cnt)))
+			num, ok := types.Int128Of(sum).Mul(types.Pow10(int(t.Scale - st.Scale)))
+			if !ok {
+				return types.NullValue, nil
+			}
+			q, ok := num.Quo(types.FromInt64(int64(cnt)))
 			if !ok {
 				return types.NullValue, nil
 			}
@@ -199,6 +215,10 @@ func bindArraySum(name string, args []Compiled, et types.Type) (Compiled, error)
 		return types.NewFloat(types.Double, types.ToFloat64(sum)/float64(cnt)), nil
 	}), nil
 }
+
+// minAvgDecimalScale is Doris's ScalarType.DEFAULT_MIN_AVG_DECIMAL128_SCALE:
+// array_avg of a DECIMAL with a smaller scale returns this scale.
+const minAvgDecimalScale = 4
 
 func compareNullsFirst(a, b types.Value) int {
 	switch {
@@ -260,39 +280,87 @@ func bindArrayJoin(name string, args []Compiled) (Compiled, error) {
 	}), nil
 }
 
-// bindArraySet binds array_union, array_intersect and array_except: the
-// distinct elements in order of first appearance.
+// bindArraySet binds array_union and array_intersect (two arrays or
+// more) and array_except (two): the distinct elements in order of first
+// appearance, a NULL element first as Doris's set kernels give it. A NULL
+// array gives NULL.
 func bindArraySet(name string, args []Compiled) (Compiled, error) {
-	t, ok := commonType(args[0].Type(), args[1].Type(), false)
-	if !ok || t.Kind != types.Array {
+	if name == "array_except" && len(args) != 2 {
+		return nil, errorf("Can not found function '%s' which has %d arity. Candidate functions are: [%s(Expression, Expression)]", name, len(args), name)
+	}
+	if name == "array_intersect" { // Doris's ArrayIntersect legality check
+		for _, a := range args {
+			at := a.Type()
+			if at.Kind != types.Null && (at.Kind != types.Array || types.IsNested(at.Nested.Elem.Kind)) {
+				return nil, errorf("array_intersect does not support complex types: %s", callSQL(name, args))
+			}
+		}
+	}
+	t := args[0].Type()
+	for _, a := range args[1:] {
+		ct, ok := commonType(t, a.Type(), false)
+		if !ok {
+			return nil, noSignature(name, args)
+		}
+		t = ct
+	}
+	if t.Kind != types.Array {
 		return nil, noSignature(name, args)
 	}
-	args[0], args[1] = convert(args[0], t), convert(args[1], t)
+	for i := range args {
+		args[i] = convert(args[i], t)
+	}
 	return nestedNode(name, args, t, func(_ *Context, v []types.Value) (types.Value, error) {
-		a, ok1, err := decodeArg(v[0])
-		if err != nil {
-			return types.NullValue, err
+		arrs := make([]types.Nested, len(v))
+		null := false
+		for i, a := range v {
+			n, ok, err := decodeArg(a)
+			if err != nil {
+				return types.NullValue, err
+			}
+			null = null || !ok
+			arrs[i] = n
 		}
-		b, ok2, err := decodeArg(v[1])
-		if !ok1 || !ok2 {
-			return types.NullValue, err
+		if null {
+			return types.NullValue, nil
 		}
 		out := types.Nested{Type: t}
 		switch name {
 		case "array_union":
-			out.Elems = distinctElems(append(append([]types.Value(nil), a.Elems...), b.Elems...), nil)
+			var all []types.Value
+			for _, n := range arrs {
+				all = append(all, n.Elems...)
+			}
+			out.Elems = distinctElems(all, nil)
 		case "array_except":
-			out.Elems = distinctElems(a.Elems, keySet(b.Elems))
+			out.Elems = distinctElems(arrs[0].Elems, keySet(arrs[1].Elems))
 		default:
-			in := keySet(b.Elems)
-			for _, e := range distinctElems(a.Elems, nil) {
-				if in[valueKey(e)] {
-					out.Elems = append(out.Elems, e)
+			out.Elems = distinctElems(arrs[0].Elems, nil)
+			for _, n := range arrs[1:] {
+				in := keySet(n.Elems)
+				kept := out.Elems[:0]
+				for _, e := range out.Elems {
+					if in[valueKey(e)] {
+						kept = append(kept, e)
+					}
 				}
+				out.Elems = kept
 			}
 		}
+		nullFirst(out.Elems)
 		return out.Encode(), nil
 	}), nil
+}
+
+// nullFirst moves the one NULL of distinct elements to the front.
+func nullFirst(elems []types.Value) {
+	for i, e := range elems {
+		if e.IsNull() {
+			copy(elems[1:i+1], elems[:i])
+			elems[0] = e
+			return
+		}
+	}
 }
 
 func keySet(elems []types.Value) map[string]bool {

@@ -11,7 +11,7 @@ const maxArraySize = 1000000
 
 func init() {
 	register(&funcDef{min: 1, max: 1, bind: bindArrayReshape}, "array_compact", "array_reverse_sort", "array_popback", "array_popfront")
-	register(&funcDef{min: 2, max: 2, bind: bindArrayElemArg}, "array_remove", "array_pushback", "array_pushfront")
+	register(&funcDef{min: 2, max: 2, bind: bindArrayElemArg}, "array_remove", "array_pushback", "array_pushfront", "array_append")
 	register(&funcDef{min: 1, max: -1, bind: bindArrayConcat}, "array_concat")
 	register(&funcDef{min: 2, max: 2, bind: bindArrayWithConstant}, "array_with_constant")
 }
@@ -62,6 +62,9 @@ func bindArrayElemArg(name string, args []Compiled) (Compiled, error) {
 	}
 	if t.Kind != types.Array {
 		return nil, noSignature(name, args)
+	}
+	if name == "array_append" { // Doris's alias of array_pushback
+		name = "array_pushback"
 	}
 	if name != "array_remove" {
 		et, ok := commonType(t.Nested.Elem, args[1].Type(), false)
@@ -131,13 +134,14 @@ func bindArrayConcat(name string, args []Compiled) (Compiled, error) {
 	}), nil
 }
 
-// bindArrayWithConstant binds array_with_constant(n, v): n copies of v.
+// bindArrayWithConstant binds array_with_constant(n, v): n copies of v
+// (array_repeat(v, n) swaps the arguments).
 func bindArrayWithConstant(name string, args []Compiled) (Compiled, error) {
 	args[0] = convertArg(args[0], aInt)
 	t := types.ArrayOf(args[1].Type(), false)
 	return nestedNode(name, args, t, func(_ *Context, v []types.Value) (types.Value, error) {
-		if v[0].IsNull() {
-			return types.NullValue, nil
+		if v[0].IsNull() { // Doris: a NULL count gives []
+			return types.Nested{Type: t}.Encode(), nil
 		}
 		if v[0].I < 0 || v[0].I > maxArraySize {
 			return types.NullValue, errorf("Array size should in range(0, %d) in function: %s", maxArraySize, name)

@@ -75,13 +75,13 @@ func init() {
 	}}.def(), "replace")
 	register(spec{min: 3, max: 3, args: []argKind{aStr, aInt, aStr}, ret: strRet, fn: padFn(true)}.def(), "lpad")
 	register(spec{min: 3, max: 3, args: []argKind{aStr, aInt, aStr}, ret: strRet, fn: padFn(false)}.def(), "rpad")
-	register(strFn(func(a []types.Value) types.Value {
+	register(arrayOrString(strFn(func(a []types.Value) types.Value {
 		r := []rune(a[0].S)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 			r[i], r[j] = r[j], r[i]
 		}
 		return str(string(r))
-	}, 1, 1), "reverse")
+	}, 1, 1)), "reverse")
 	register(strFn(func(a []types.Value) types.Value { return leftRight(a, true) }, 2, 2, aStr, aInt), "left", "strleft")
 	register(strFn(func(a []types.Value) types.Value { return leftRight(a, false) }, 2, 2, aStr, aInt), "right", "strright")
 	register(intFnOf(func(a []types.Value) types.Value { return i32(locate(a[1].S, a[0].S, 1)) }, 2, 2, aStr), "instr")

@@ -1,0 +1,73 @@
+package expr
+
+import (
+	"loadgw/types"
+)
+
+func init() {
+	register(&funcDef{min: 1, max: 1, bind: bindArrayProduct}, "array_product")
+}
+
+// bindArrayProduct binds array_product(a) with Doris's signatures: the
+// product of a's elements that are not NULL, NULL when there is none.
+// TINYINT, SMALLINT, INT and BOOLEAN multiply as INT, BIGINT, LARGEINT,
+// FLOAT and DOUBLE as themselves (integers wrap around as in C++), an
+// empty or all-NULL literal array as DOUBLE, and DECIMAL(p, s) as
+// DECIMAL(38, s), each step's product truncated to scale s.
+func bindArrayProduct(name string, args []Compiled) (Compiled, error) {
+	at := args[0].Type()
+	if at.Kind == types.Null {
+		return &constNode{v: types.NullValue, t: tNull}, nil
+	}
+	if at.Kind != types.Array {
+		return nil, noSignature(name, args)
+	}
+	et := at.Nested.Elem
+	var rt types.Type
+	switch {
+	case et.Kind == types.Null, isString(et.Kind):
+		rt = tDouble
+	case et.Kind == types.Boolean, isSmallInt(et.Kind) && et.Kind != types.BigInt:
+		rt = tInt
+	case et.Kind == types.BigInt, et.Kind == types.LargeInt, et.Kind == types.Float, et.Kind == types.Double:
+		rt = et
+	case et.Kind == types.Decimal:
+		rt = tDecimal(38, int(et.Scale))
+	default:
+		return nil, noSignature(name, args)
+	}
+	args[0] = convert(args[0], types.ArrayOf(rt, false))
+	scale := types.Pow10(int(rt.Scale))
+	return arrayFn(name, args, rt, func(_ *Context, n types.Nested, _ []types.Value) (types.Value, error) {
+		acc := types.NullValue
+		for _, e := range n.Elems {
+			if e.IsNull() {
+				continue
+			}
+			if acc.IsNull() {
+				acc = e
+				continue
+			}
+			switch rt.Kind {
+			case types.Int:
+				acc = types.NewInt(types.Int, int64(int32(acc.I)*int32(e.I)))
+			case types.BigInt:
+				acc = types.NewInt(types.BigInt, acc.I*e.I)
+			case types.LargeInt:
+				acc = types.NewLargeInt(types.Int128Of(acc).MulWrap(types.Int128Of(e)))
+			case types.Float:
+				acc = types.NewFloat(types.Float, float64(float32(acc.F)*float32(e.F)))
+			case types.Double:
+				acc = types.NewFloat(types.Double, acc.F*e.F)
+			default:
+				p, ok := types.Int128Of(acc).Mul(types.Int128Of(e))
+				if !ok {
+					return types.NullValue, errorf("Arithmetic overflow")
+				}
+				q, _ := p.Quo(scale)
+				acc = types.NewDecimal(q, int(rt.Scale))
+			}
+		}
+		return acc, nil
+	}), nil
+}
