@@ -123,14 +123,11 @@ func bindArraySearch(name string, args []Compiled) (Compiled, error) {
 }
 
 func bindArrayUnary(name string, args []Compiled) (Compiled, error) {
+	et, null, err := arrayOperand(name, args)
+	if null != nil || err != nil {
+		return null, err
+	}
 	at := args[0].Type()
-	if at.Kind == types.Null {
-		return &constNode{v: types.NullValue, t: tNull}, nil
-	}
-	if at.Kind != types.Array {
-		return nil, noSignature(name, args)
-	}
-	et := at.Nested.Elem
 	switch name {
 	case "array_sort":
 		return arrayFn(name, args, at, func(_ *Context, n types.Nested, _ []types.Value) (types.Value, error) {
@@ -493,4 +490,17 @@ func bindNeedle(name string, args []Compiled) error {
 		args[1] = convert(args[1], et)
 	}
 	return nil
+}
+
+// arrayOperand checks the one array argument of a function: its element
+// type, or, for a NULL literal, the NULL constant the call folds to.
+func arrayOperand(name string, args []Compiled) (elem types.Type, null Compiled, err error) {
+	at := args[0].Type()
+	if at.Kind == types.Null {
+		return types.Type{}, &constNode{v: types.NullValue, t: tNull}, nil
+	}
+	if at.Kind != types.Array {
+		return types.Type{}, nil, noSignature(name, args)
+	}
+	return at.Nested.Elem, nil, nil
 }

@@ -15,20 +15,16 @@ func init() {
 // LARGEINT). A NULL element adds nothing: it shows the sum so far, or NULL
 // before the first element that is not NULL.
 func bindArrayCumSum(name string, args []Compiled) (Compiled, error) {
-	at := args[0].Type()
-	if at.Kind == types.Null {
-		return &constNode{v: types.NullValue, t: tNull}, nil
+	et, null, err := arrayOperand(name, args)
+	if null != nil || err != nil {
+		return null, err
 	}
-	if at.Kind != types.Array {
-		return nil, noSignature(name, args)
-	}
-	et := at.Nested.Elem
 	if et.Kind == types.Null || isString(et.Kind) { // Doris's first signature, ARRAY<DOUBLE>
 		et = tDouble
 		args[0] = convert(args[0], types.ArrayOf(et, false))
 	}
 	if !isNumeric(et.Kind) && et.Kind != types.Boolean {
-		return nil, errorf("array_cum_sum does not support type %s, expression is %s", strings.ToUpper(typeName(at)), callSQL(name, args))
+		return nil, errorf("array_cum_sum does not support type %s, expression is %s", strings.ToUpper(typeName(args[0].Type())), callSQL(name, args))
 	}
 	st := sumType(et)
 	rt := types.ArrayOf(st, false)

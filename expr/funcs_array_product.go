@@ -15,14 +15,10 @@ func init() {
 // empty or all-NULL literal array as DOUBLE, and DECIMAL(p, s) as
 // DECIMAL(38, s), each step's product truncated to scale s.
 func bindArrayProduct(name string, args []Compiled) (Compiled, error) {
-	at := args[0].Type()
-	if at.Kind == types.Null {
-		return &constNode{v: types.NullValue, t: tNull}, nil
+	et, null, err := arrayOperand(name, args)
+	if null != nil || err != nil {
+		return null, err
 	}
-	if at.Kind != types.Array {
-		return nil, noSignature(name, args)
-	}
-	et := at.Nested.Elem
 	var rt types.Type
 	switch {
 	case et.Kind == types.Null, isString(et.Kind):
