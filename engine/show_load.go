@@ -273,7 +273,7 @@ func ratioText(v string) string {
 	if err != nil {
 		return "0.0"
 	}
-	return javaDouble(f)
+	return types.JavaDouble(f, 64)
 }
 
 // showOrder resolves ORDER BY titles as ShowCommand.getOrderByPairs.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -178,7 +177,7 @@ func (s *Session) varValue(it sql.SetItem, name string, d varDef) (string, error
 		if err != nil {
 			return "", errorf("Incorrect argument type to variable '%s'", name)
 		}
-		return javaDouble(f), nil
+		return types.JavaDouble(f, 64), nil
 	case varZone:
 		loc, err := LoadZone(val)
 		if err != nil {
@@ -187,25 +186,6 @@ func (s *Session) varValue(it sql.SetItem, name string, d varDef) (string, error
 		s.loc = loc
 	}
 	return val, nil
-}
-
-// javaDouble formats f as Java's Double.toString, which Doris shows.
-func javaDouble(f float64) string {
-	a := math.Abs(f)
-	if f == 0 || (a >= 1e-3 && a < 1e7) {
-		t := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(t, ".") {
-			t += ".0"
-		}
-		return t
-	}
-	t := strconv.FormatFloat(f, 'E', -1, 64)
-	m, e, _ := strings.Cut(t, "E")
-	if !strings.Contains(m, ".") {
-		m += ".0"
-	}
-	n, _ := strconv.Atoi(e)
-	return m + "E" + strconv.Itoa(n)
 }
 
 // constString evaluates a constant expression to its text.

@@ -44,11 +44,3 @@ func TestDorisVarDefaults(t *testing.T) {
 		}
 	}
 }
-
-func TestJavaDouble(t *testing.T) {
-	for f, want := range map[float64]string{0: "0.0", 1: "1.0", 0.5: "0.5", 3e7: "3.0E7", 1.5e-4: "1.5E-4", 9999999: "9999999.0"} {
-		if got := javaDouble(f); got != want {
-			t.Errorf("javaDouble(%v) = %q, want %q", f, got, want)
-		}
-	}
-}

@@ -71,9 +71,9 @@ func qtRows(res *engine.Result) string {
 			case types.Boolean: // the .out files are written through JDBC
 				b.WriteString(strconv.FormatBool(v.I != 0))
 			case types.Float:
-				b.WriteString(javaDouble(v.F, 32))
+				b.WriteString(types.JavaDouble(v.F, 32))
 			case types.Double:
-				b.WriteString(javaDouble(v.F, 64))
+				b.WriteString(types.JavaDouble(v.F, 64))
 			default:
 				b.WriteString(outEscaper.Replace(types.Format(v, res.Loc)))
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"path"
 	"regexp"
@@ -215,9 +214,9 @@ func outCell(v types.Value, colKind types.Kind, res *engine.Result) (string, cel
 	case types.Boolean:
 		return strconv.FormatBool(v.I != 0), kind
 	case types.Float:
-		return javaDouble(v.F, 32), kind
+		return types.JavaDouble(v.F, 32), kind
 	case types.Double:
-		return javaDouble(v.F, 64), kind
+		return types.JavaDouble(v.F, 64), kind
 	case types.DateTime:
 		return javaLocalDateTime(v.I), kind
 	}
@@ -225,38 +224,6 @@ func outCell(v types.Value, colKind types.Kind, res *engine.Result) (string, cel
 }
 
 var outEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`, "\t", "\\\t")
-
-// javaDouble is Java's Double.toString (Float.toString for bits 32).
-func javaDouble(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	a := math.Abs(f)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, bits)
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
-}
 
 // javaLocalDateTime is LocalDateTime.toString of a DATETIME (microseconds
 // since 1970-01-01), what JDBC's getObject gives: seconds only when not
