@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // TestBinlogKill9 sends loads from 8 clients into a merge-on-write table
@@ -49,20 +47,7 @@ func TestBinlogKill9(t *testing.T) {
 			}
 		}()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		mu.Lock()
-		enough := len(acked) >= 40
-		mu.Unlock()
-		if enough {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	killed.Store(true)
-	if code := s.stop(syscall.SIGKILL); code == 0 {
-		t.Fatalf("loadgw exited cleanly after SIGKILL")
-	}
+	killWhenAcked(t, s, &mu, acked, 40, &killed)
 	wg.Wait()
 
 	s = s.restart()

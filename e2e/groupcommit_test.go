@@ -53,20 +53,7 @@ func TestGroupCommitKill9(t *testing.T) {
 			}
 		}()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		mu.Lock()
-		enough := len(acked) >= 40
-		mu.Unlock()
-		if enough {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	killed.Store(true)
-	if code := s.stop(syscall.SIGKILL); code == 0 {
-		t.Fatalf("loadgw exited cleanly after SIGKILL")
-	}
+	killWhenAcked(t, s, &mu, acked, 40, &killed)
 	wg.Wait()
 	if len(bad) > 0 {
 		t.Fatalf("%d loads failed, first: %s", len(bad), bad[0])
@@ -86,4 +73,24 @@ func TestGroupCommitKill9(t *testing.T) {
 		}
 	}
 	t.Logf("%d loads sent, %d acknowledged, %d present after kill -9", next.Load(), len(acked), len(tso))
+}
+
+// killWhenAcked waits until n loads are acknowledged in acked (read under
+// mu) or 10 s have passed, marks killed and kills s with SIGKILL.
+func killWhenAcked(t *testing.T, s *server, mu *sync.Mutex, acked map[int]bool, n int, killed *atomic.Bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		enough := len(acked) >= n
+		mu.Unlock()
+		if enough {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	killed.Store(true)
+	if code := s.stop(syscall.SIGKILL); code == 0 {
+		t.Fatalf("loadgw exited cleanly after SIGKILL")
+	}
 }
