@@ -10,7 +10,6 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"loadgw/clock"
-	"loadgw/storage"
 	"loadgw/types"
 )
 
@@ -27,13 +26,7 @@ func TestDataDriven(t *testing.T) {
 	datadriven.Walk(t, "../testdata/engine", func(t *testing.T, path string) {
 		dir := t.TempDir()
 		clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
-		open := func() *Engine {
-			e, err := Open(dir, Options{Clock: clk, TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return e
-		}
+		open := func() *Engine { return openScriptEngine(t, dir, clk) }
 		e := open()
 		defer func() { e.Close() }()
 		sess := e.NewSession("")

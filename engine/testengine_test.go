@@ -21,3 +21,15 @@ func openTestEngine(t *testing.T) (*Engine, *clock.Manual) {
 	t.Cleanup(func() { e.Close() })
 	return e, clk
 }
+
+// openScriptEngine opens the engine of a datadriven script on dir, which
+// the script's restart command reopens: the manual clock, UTC, no sync and
+// a small block cache.
+func openScriptEngine(t *testing.T, dir string, clk *clock.Manual) *Engine {
+	t.Helper()
+	e, err := Open(dir, Options{Clock: clk, TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}

@@ -10,7 +10,6 @@ import (
 
 	"loadgw/clock"
 	"loadgw/labels"
-	"loadgw/storage"
 )
 
 // TestTxnDataDriven runs the scripts of testdata/txn: transactions of
@@ -29,10 +28,7 @@ func TestTxnDataDriven(t *testing.T) {
 		dir := t.TempDir()
 		clk := clock.NewManual(time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC))
 		open := func() *Engine {
-			e, err := Open(dir, Options{Clock: clk, TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := openScriptEngine(t, dir, clk)
 			txns, err := labels.Open(e.Store(), clk, labels.Options{})
 			if err != nil {
 				t.Fatal(err)
