@@ -179,18 +179,7 @@ func (s *Session) showAlterTable(st *sql.ShowAlterTable) (*Result, error) {
 		sortShowRows(rows, order, func(col int) bool { return col == 0 || col == 5 || col == 6 || col == 8 || col == 12 })
 	}
 	rows = applyShowLimit(rows, st.Limit)
-	res := &Result{ResultSet: true}
-	for _, t := range titles {
-		res.Columns = append(res.Columns, Column{Name: t, Type: types.Type{Kind: types.Varchar, Len: 128}})
-	}
-	for _, r := range rows {
-		vals := make([]types.Value, len(r))
-		for i, v := range r {
-			vals[i] = str(v)
-		}
-		res.Rows = append(res.Rows, vals)
-	}
-	return res, nil
+	return showTextResult(titles, rows), nil
 }
 
 // alterWhere checks the WHERE clause as ShowAlterTableCommand's

@@ -88,18 +88,7 @@ func (s *Session) showLoad(st *sql.ShowLoad) (*Result, error) {
 	numericIDs := !st.Stream
 	sortShowRows(rows, order, func(col int) bool { return numericIDs && (col == 0 || col == 15) })
 	rows = applyShowLimit(rows, st.Limit)
-	res := &Result{ResultSet: true}
-	for _, t := range titles {
-		res.Columns = append(res.Columns, Column{Name: t, Type: types.Type{Kind: types.Varchar, Len: 128}})
-	}
-	for _, r := range rows {
-		vals := make([]types.Value, len(r))
-		for i, v := range r {
-			vals[i] = str(v)
-		}
-		res.Rows = append(res.Rows, vals)
-	}
-	return res, nil
+	return showTextResult(titles, rows), nil
 }
 
 // parse checks the WHERE clause: LABEL = 'x', LABEL LIKE 'x', STATE = 'x',
@@ -341,4 +330,21 @@ func applyShowLimit(rows [][]string, l *sql.Limit) [][]string {
 		rows = rows[:l.Count]
 	}
 	return rows
+}
+
+// showTextResult is a SHOW result of VARCHAR(128) columns named titles
+// holding rows, as Doris's ShowResultSet of strings.
+func showTextResult(titles []string, rows [][]string) *Result {
+	res := &Result{ResultSet: true}
+	for _, t := range titles {
+		res.Columns = append(res.Columns, Column{Name: t, Type: types.Type{Kind: types.Varchar, Len: 128}})
+	}
+	for _, r := range rows {
+		vals := make([]types.Value, len(r))
+		for i, v := range r {
+			vals[i] = str(v)
+		}
+		res.Rows = append(res.Rows, vals)
+	}
+	return res
 }
