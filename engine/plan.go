@@ -103,6 +103,12 @@ func (s *Session) query(q *sql.Select) (*Result, error) {
 	if res, ok, err := s.shortCircuit(q); ok {
 		return res, err
 	}
+	return s.plannedQuery(q)
+}
+
+// plannedQuery runs q through the planner and collects its rows, without
+// the short-circuit of point queries.
+func (s *Session) plannedQuery(q *sql.Select) (*Result, error) {
 	st := s.newStmt()
 	defer st.close()
 	p := &planner{s: s, st: st}

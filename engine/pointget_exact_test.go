@@ -45,7 +45,7 @@ func TestExactKeyFollowsLiteral(t *testing.T) {
 	} {
 		lit.Val, lit.Type = c.val, c.typ
 		got, gotErr := s.ExecuteParsed(stmts, "SELECT * FROM u WHERE k = ?")
-		want, wantErr := plannedQuery(s, parseSelect(t, c.same))
+		want, wantErr := s.plannedQuery(parseSelect(t, c.same))
 		if g, w := describeResult(got, gotErr), describeResult(want, wantErr); g != w {
 			t.Errorf("literal %v:\nprepared run:\n%s\nplanner (%s):\n%s", c.val, g, c.same, w)
 		}

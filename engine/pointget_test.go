@@ -89,7 +89,7 @@ func TestShortCircuitMatchesPlanner(t *testing.T) {
 		}
 		for _, q := range append(append([]string(nil), short...), planned...) {
 			sel := parseSelect(t, q)
-			want, wantErr := plannedQuery(s, s.withDefaultLimit(sel))
+			want, wantErr := s.plannedQuery(s.withDefaultLimit(sel))
 			got, ok, gotErr := s.shortCircuit(s.withDefaultLimit(parseSelect(t, q)))
 			isShort := shortListed(short, q) && !strings.Contains(q, "nope")
 			if ok != isShort {
@@ -112,22 +112,6 @@ func parseSelect(t *testing.T, q string) *sql.Select {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return stmts[0].(*sql.Select)
-}
-
-// plannedQuery runs q through the planner only.
-func plannedQuery(s *Session, q *sql.Select) (*Result, error) {
-	st := s.newStmt()
-	defer st.close()
-	p := &planner{s: s, st: st}
-	qp, err := p.planQuery(q)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := collect(&execCtx{s: s, ctx: st.ctx, st: st}, qp.root)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{ResultSet: true, Columns: qp.out, Rows: rows, Loc: s.loc}, nil
 }
 
 func describeResult(res *Result, err error) string {
