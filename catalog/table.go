@@ -105,15 +105,6 @@ func (t *Table) Sequence() (hidden, mapped int) {
 	return hidden, mapped
 }
 
-// CompareSequence orders two sequence values: NULL is lowest.
-func CompareSequence(a, b types.Value) int {
-	switch {
-	case a.IsNull() && b.IsNull():
-		return 0
-	case a.IsNull():
-		return -1
-	case b.IsNull():
-		return 1
-	}
-	return types.Compare(a, b)
-}
+// CompareSequence orders two sequence values: NULL is lowest, as
+// types.Compare orders it.
+func CompareSequence(a, b types.Value) int { return types.Compare(a, b) }

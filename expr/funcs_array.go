@@ -131,7 +131,7 @@ func bindArrayUnary(name string, args []Compiled) (Compiled, error) {
 	switch name {
 	case "array_sort":
 		return arrayFn(name, args, at, func(_ *Context, n types.Nested, _ []types.Value) (types.Value, error) {
-			sort.SliceStable(n.Elems, func(i, j int) bool { return compareNullsFirst(n.Elems[i], n.Elems[j]) < 0 })
+			sort.SliceStable(n.Elems, func(i, j int) bool { return types.Compare(n.Elems[i], n.Elems[j]) < 0 })
 			return n.Encode(), nil
 		}), nil
 	case "array_distinct":
@@ -216,18 +216,6 @@ func bindArraySum(name string, args []Compiled, et types.Type) (Compiled, error)
 // minAvgDecimalScale is Doris's ScalarType.DEFAULT_MIN_AVG_DECIMAL128_SCALE:
 // array_avg of a DECIMAL with a smaller scale returns this scale.
 const minAvgDecimalScale = 4
-
-func compareNullsFirst(a, b types.Value) int {
-	switch {
-	case a.IsNull() && b.IsNull():
-		return 0
-	case a.IsNull():
-		return -1
-	case b.IsNull():
-		return 1
-	}
-	return types.Compare(a, b)
-}
 
 // distinctElems keeps the first occurrence of each element (NULL once),
 // leaving out those in skip.

@@ -39,7 +39,7 @@ func bindArrayReshape(name string, args []Compiled) (Compiled, error) {
 			}
 			n.Elems = out
 		case "array_reverse_sort":
-			sort.SliceStable(n.Elems, func(i, j int) bool { return compareNullsFirst(n.Elems[j], n.Elems[i]) < 0 })
+			sort.SliceStable(n.Elems, func(i, j int) bool { return types.Compare(n.Elems[j], n.Elems[i]) < 0 })
 		case "array_popback":
 			if len(n.Elems) > 0 {
 				n.Elems = n.Elems[:len(n.Elems)-1]
