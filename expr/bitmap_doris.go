@@ -229,11 +229,8 @@ func bitmapToBase64(_ *Context, a []types.Value) (types.Value, error) {
 // that is not a bitmap is Doris's error.
 func bitmapFromBase64(_ *Context, a []types.Value) (types.Value, error) {
 	s := a[0].S
-	if len(s)%4 != 0 {
-		return types.NullValue, nil
-	}
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
+	b, ok := decodeObjectBase64(s)
+	if !ok {
 		return types.NullValue, nil
 	}
 	ms, ok := parseDorisBitmap(b)

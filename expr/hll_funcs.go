@@ -53,11 +53,8 @@ func hllToBase64(_ *Context, a []types.Value) (types.Value, error) {
 // HLL is Doris's error.
 func hllFromBase64(_ *Context, a []types.Value) (types.Value, error) {
 	s := a[0].S
-	if len(s)%4 != 0 {
-		return types.NullValue, nil
-	}
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
+	b, ok := decodeObjectBase64(s)
+	if !ok {
 		return types.NullValue, nil
 	}
 	h, ok := types.ParseHLL(string(b))
@@ -114,4 +111,15 @@ func init() {
 	register(spec{min: 1, max: 1, ret: fixedType(tBigInt), fn: hllCardinality, seesNull: true}.def(), "hll_cardinality")
 	register(spec{min: 1, max: 1, ret: fixedType(tString), fn: hllToBase64}.def(), "hll_to_base64")
 	register(spec{min: 1, max: 1, args: []argKind{aStr}, ret: fixedType(tHLL), fn: hllFromBase64}.def(), "hll_from_base64")
+}
+
+// decodeObjectBase64 decodes the text of *_from_base64 (hll, bitmap): a
+// text whose length is not a multiple of 4, or that is not base64, is not
+// decoded, and the function answers NULL as Doris does.
+func decodeObjectBase64(s string) ([]byte, bool) {
+	if len(s)%4 != 0 {
+		return nil, false
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	return b, err == nil
 }
