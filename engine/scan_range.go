@@ -140,12 +140,7 @@ func rangeConst(e expr.Expr, ctx *expr.Context) (types.Value, bool) {
 	if hasSubquery(e) {
 		return types.Value{}, false
 	}
-	c, err := expr.Bind(e, &expr.Scope{})
-	if err != nil || !c.IsConst() {
-		return types.Value{}, false
-	}
-	v, err := c.Eval(nil, ctx)
-	return v, err == nil && !v.IsNull()
+	return evalConst(e, ctx)
 }
 
 // rangeKeyValue is v as a key value of a column of type t when comparing

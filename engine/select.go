@@ -238,6 +238,11 @@ func constValue(e expr.Expr, ctx *expr.Context) (types.Value, bool) {
 	default:
 		return types.Value{}, false
 	}
+	return evalConst(e, ctx)
+}
+
+// evalConst evaluates e when it binds to a constant that is not NULL.
+func evalConst(e expr.Expr, ctx *expr.Context) (types.Value, bool) {
 	c, err := expr.Bind(e, &expr.Scope{})
 	if err != nil || !c.IsConst() {
 		return types.Value{}, false

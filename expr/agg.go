@@ -240,19 +240,9 @@ type valueState struct {
 	v   types.Value
 }
 
-func (a *extremeAgg) NewState() AggState { return &valueState{} }
-func (a *extremeAgg) Add(st AggState, args []types.Value) error {
-	v := args[0]
-	if v.Kind == types.Null {
-		return nil
-	}
-	s := st.(*valueState)
-	if !s.has || a.cmp(v, s.v)*a.sign > 0 {
-		s.has, s.v = true, v
-	}
-	return nil
-}
-func (a *extremeAgg) Result(st AggState) types.Value { return st.(*valueState).v }
+func (a *extremeAgg) NewState() AggState                        { return &valueState{} }
+func (a *extremeAgg) Add(st AggState, args []types.Value) error { return a.Add1(st, args[0]) }
+func (a *extremeAgg) Result(st AggState) types.Value            { return st.(*valueState).v }
 
 type anyAgg struct{}
 
