@@ -36,6 +36,24 @@ func decodeArg(v types.Value) (types.Nested, bool, error) {
 	return n, err == nil, err
 }
 
+// decodeEqualArrays decodes array arguments that must have as many
+// elements as the first; a NULL one gives ok false and no error, and the
+// first of another length the error unequal makes of its index.
+func decodeEqualArrays(v []types.Value, unequal func(i int) error) (arrs []types.Nested, ok bool, err error) {
+	arrs = make([]types.Nested, len(v))
+	for i, a := range v {
+		n, ok, err := decodeArg(a)
+		if !ok {
+			return nil, false, err
+		}
+		if i > 0 && len(n.Elems) != len(arrs[0].Elems) {
+			return nil, false, unequal(i)
+		}
+		arrs[i] = n
+	}
+	return arrs, true, nil
+}
+
 // arrayFn binds a kernel over one decoded ARRAY (or MAP) first argument.
 // A NULL-typed first argument (a NULL literal) folds to NULL.
 func arrayFn(name string, args []Compiled, t types.Type, fn func(ctx *Context, n types.Nested, rest []types.Value) (types.Value, error)) Compiled {

@@ -42,16 +42,11 @@ func bindArrayEnumerateUniq(name string, args []Compiled) (Compiled, error) {
 		}
 	}
 	return nestedNode(name, args, tArrayBigInt, func(_ *Context, v []types.Value) (types.Value, error) {
-		arrs := make([]types.Nested, len(v))
-		for i, a := range v {
-			n, ok, err := decodeArg(a)
-			if !ok {
-				return types.NullValue, err
-			}
-			if i > 0 && len(n.Elems) != len(arrs[0].Elems) {
-				return types.NullValue, errorf("lengths of all arrays of function %s must be equal.", name)
-			}
-			arrs[i] = n
+		arrs, ok, err := decodeEqualArrays(v, func(int) error {
+			return errorf("lengths of all arrays of function %s must be equal.", name)
+		})
+		if !ok {
+			return types.NullValue, err
 		}
 		counts := map[string]int64{}
 		out := types.Nested{Type: tArrayBigInt, Elems: make([]types.Value, len(arrs[0].Elems))}

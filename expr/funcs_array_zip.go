@@ -28,16 +28,11 @@ func bindArrayZip(name string, args []Compiled) (Compiled, error) {
 	st := types.StructOf(fs)
 	t := types.ArrayOf(st, false)
 	return nestedNode(name, args, t, func(_ *Context, v []types.Value) (types.Value, error) {
-		arrs := make([]types.Nested, len(v))
-		for i, a := range v {
-			n, ok, err := decodeArg(a)
-			if !ok {
-				return types.NullValue, err
-			}
-			if i > 0 && len(n.Elems) != len(arrs[0].Elems) {
-				return types.NullValue, errorf("execute failed, function %s's %d-th argument should have same offsets with first argument", name, i+1)
-			}
-			arrs[i] = n
+		arrs, ok, err := decodeEqualArrays(v, func(i int) error {
+			return errorf("execute failed, function %s's %d-th argument should have same offsets with first argument", name, i+1)
+		})
+		if !ok {
+			return types.NullValue, err
 		}
 		if err := checkValueBytes(sumBytes(v, 0)); err != nil {
 			return types.NullValue, err
