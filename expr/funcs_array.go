@@ -14,7 +14,7 @@ func init() {
 	register(&funcDef{min: 1, max: 1, bind: bindCardinality}, "array_size", "cardinality", "size")
 	register(&funcDef{min: 1, max: 1, bind: bindMapUnary}, "map_size", "map_keys", "map_values", "map_entries")
 	register(&funcDef{min: 2, max: 2, bind: bindArraySearch}, "array_contains", "array_position")
-	register(&funcDef{min: 1, max: 1, bind: bindArrayUnary}, "array_sort", "array_distinct",
+	register(&funcDef{min: 1, max: 1, bind: bindArrayUnary}, "array_distinct",
 		"array_max", "array_min", "array_sum", "array_avg")
 	register(&funcDef{min: 2, max: 3, bind: bindArrayJoin}, "array_join")
 	register(&funcDef{min: 2, max: -1, bind: bindArraySet}, "array_union", "array_intersect", "array_except")

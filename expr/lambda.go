@@ -136,7 +136,7 @@ func (b *binder) checkLambdaCall(e *Call) error {
 	if !ok {
 		return nil
 	}
-	if def := funcs[e.Name]; def != nil && def.raw != nil && isHigherOrder(e.Name) {
+	if def := funcs[e.Name]; def != nil && def.raw != nil && takesLambda(e.Name) {
 		return nil
 	}
 	if len(e.Args)-1 != len(lam.Params) {
