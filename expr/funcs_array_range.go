@@ -4,18 +4,14 @@ import (
 	"loadgw/types"
 )
 
-func init() {
-	register(&funcDef{min: 1, max: 3, bind: bindArrayRange}, "array_range", "sequence")
-}
-
 var tArrayInt = types.ArrayOf(tInt, false)
 
 // bindArrayRange binds the INT forms of array_range (alias sequence):
 // array_range(end) from 0, array_range(start, end) by 1 and
 // array_range(start, end, step): start, start+step, ... below end. A NULL
 // or negative start or end, or a step that is not positive, gives NULL
-// (Doris's function_array_range.cpp). The DATETIMEV2 forms with an
-// INTERVAL step are not implemented: their arguments do not bind to INT.
+// (Doris's function_array_range.cpp). rawArrayRange binds the DATETIME
+// forms.
 func bindArrayRange(name string, args []Compiled) (Compiled, error) {
 	for i, a := range args {
 		k := a.Type().Kind
