@@ -284,9 +284,10 @@ func bindArrayJoin(name string, args []Compiled) (Compiled, error) {
 }
 
 // bindArraySet binds array_union and array_intersect (two arrays or
-// more) and array_except (two): the distinct elements in order of first
-// appearance, a NULL element first as Doris's set kernels give it. A NULL
-// array gives NULL.
+// more) and array_except (two). array_except keeps the left array's order
+// (NULL in place); union and intersect put a NULL element first and the
+// others in Doris's hash-table order where dorisSetOrder reproduces it,
+// else in order of first appearance. A NULL array gives NULL.
 func bindArraySet(name string, args []Compiled) (Compiled, error) {
 	if name == "array_except" && len(args) != 2 {
 		return nil, errorf("Can not found function '%s' which has %d arity. Candidate functions are: [%s(Expression, Expression)]", name, len(args), name)
@@ -328,6 +329,14 @@ func bindArraySet(name string, args []Compiled) (Compiled, error) {
 			return types.NullValue, nil
 		}
 		out := types.Nested{Type: t}
+		if name == "array_except" { // Doris's ArraySetImpl: the left array's order, NULL in place
+			out.Elems = distinctElems(arrs[0].Elems, keySet(arrs[1].Elems))
+			return out.Encode(), nil
+		}
+		if phmapOrderable(t.Nested.Elem) {
+			out.Elems = dorisSetOrder(name, arrs)
+			return out.Encode(), nil
+		}
 		switch name {
 		case "array_union":
 			var all []types.Value
@@ -335,8 +344,6 @@ func bindArraySet(name string, args []Compiled) (Compiled, error) {
 				all = append(all, n.Elems...)
 			}
 			out.Elems = distinctElems(all, nil)
-		case "array_except":
-			out.Elems = distinctElems(arrs[0].Elems, keySet(arrs[1].Elems))
 		default:
 			out.Elems = distinctElems(arrs[0].Elems, nil)
 			for _, n := range arrs[1:] {
