@@ -54,7 +54,7 @@ func init() {
 	}}.def(), "concat")
 	register(spec{min: 2, max: -1, args: []argKind{aStr}, ret: strRet, seesNull: true, fn: concatWS}.def(), "concat_ws")
 	register(strFn(substr, 2, 3, aStr, aInt), "substr", "substring", "mid")
-	register(intFnOf(func(a []types.Value) types.Value { return i32(len(a[0].S)) }, 1, 1, aStr), "length", "octet_length")
+	register(intFnOf(func(a []types.Value) types.Value { return i32(len(a[0].S)) }, 1, 1, aStr), "octet_length") // length: aggstate_length.go
 	register(intFnOf(func(a []types.Value) types.Value { return i32(utf8.RuneCountInString(a[0].S)) }, 1, 1, aStr), "char_length", "character_length")
 	register(strFn(func(a []types.Value) types.Value { return str(strings.ToUpper(a[0].S)) }, 1, 1), "upper", "ucase")
 	register(strFn(func(a []types.Value) types.Value { return str(strings.ToLower(a[0].S)) }, 1, 1), "lower", "lcase")
