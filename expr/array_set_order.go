@@ -145,10 +145,14 @@ func dorisSetOrder(name string, arrs []types.Nested) []types.Value {
 	if name == "array_union" {
 		return append(out, order...)
 	}
+	sets := make([]map[string]bool, len(arrs))
+	for i, n := range arrs {
+		sets[i] = keySet(n.Elems)
+	}
 	for _, e := range order {
-		in := true
-		for _, n := range arrs {
-			if !keySet(n.Elems)[valueKey(e)] {
+		k, in := valueKey(e), true
+		for _, set := range sets {
+			if !set[k] {
 				in = false
 				break
 			}
