@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"loadgw/expr"
 	"loadgw/storage"
 	"loadgw/types"
 )
@@ -133,4 +134,36 @@ func scanSpans(sc *scanner, spans [][2][]byte, fn rowFn) error {
 		}
 	}
 	return nil
+}
+
+// mergeSeeks reports whether a merge join that kept rows rows should read
+// its streamed side, a scan on its leading key column, by the kept keys
+// instead of whole: there are at most one per seekRatio of the table's
+// rows (TPC-H Q2's brass parts of size 15 against partsupp).
+func mergeSeeks(probe relNode, pkey expr.Compiled, rows int) bool {
+	sc := scanUnder(probe)
+	slot, ok := expr.SlotIndex(pkey)
+	if sc == nil || !ok || !seekable(sc, slot) {
+		return false
+	}
+	sc.estimate() // reads the table's rows when not yet read
+	return int64(rows) <= sc.rows/seekRatio
+}
+
+// explainMergeSeek is the EXPLAIN VERBOSE note of a merge join whose
+// streamed side may be read by the kept keys (mergeSeeks), or "".
+func (n *joinNode) explainMergeSeek(verbose bool) string {
+	if !verbose {
+		return ""
+	}
+	probe, pkey := n.right, n.rkeys[0]
+	if n.buildSide() == "right" {
+		probe, pkey = n.left, n.lkeys[0]
+	}
+	sc := scanUnder(probe)
+	slot, ok := expr.SlotIndex(pkey)
+	if sc == nil || !ok || !seekable(sc, slot) {
+		return ""
+	}
+	return ", seeks few keys"
 }
