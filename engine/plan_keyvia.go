@@ -140,3 +140,63 @@ func (p *planner) partialReduction(d *sql.Select, src relNode, inner, outer []ex
 	}
 	return nil
 }
+
+// reduceTarget is the node under n, the planned FROM of a block a key
+// reduction is for, that the reduction's semi join goes on: the deepest
+// one that has every column the inner keys read, found through inner and
+// cross joins (either side) and the column reordering of a join order
+// (TPC-H Q2's subquery: partsupp, before it meets supplier, so that its
+// scan is read by the part keys; see join_keyseek.go). A semi join keeps
+// its left side's columns, so the nodes above it are unchanged.
+func (p *planner) reduceTarget(n relNode, inner []expr.Expr) relNode {
+	binds := func(n relNode) bool {
+		for _, e := range inner {
+			if hasSubquery(e) {
+				return false
+			}
+			if _, err := expr.Bind(e, p.scope(n.cols(), "FILTER")); err != nil {
+				return false
+			}
+		}
+		return true
+	}
+	for {
+		switch x := n.(type) {
+		case *projectNode:
+			if !x.reorder || !binds(x.child) {
+				return n
+			}
+			n = x.child
+		case *joinNode:
+			if x.kind != sql.InnerJoin && x.kind != sql.CrossJoin {
+				return n
+			}
+			switch {
+			case binds(x.left):
+				n = x.left
+			case binds(x.right):
+				n = x.right
+			default:
+				return n
+			}
+		default:
+			return n
+		}
+	}
+}
+
+// replaceNode puts with in target's place in the tree under n (target
+// found as reduceTarget descends), or returns with when n is target.
+func replaceNode(n, target, with relNode) relNode {
+	if n == target {
+		return with
+	}
+	switch x := n.(type) {
+	case *projectNode:
+		x.child = replaceNode(x.child, target, with)
+	case *joinNode:
+		x.left = replaceNode(x.left, target, with)
+		x.right = replaceNode(x.right, target, with)
+	}
+	return n
+}
