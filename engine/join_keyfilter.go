@@ -83,8 +83,12 @@ func (n *joinNode) explainKeyFilter(verbose bool) string {
 	if buildLeft {
 		probe, pkeys = n.right, n.rkeys
 	}
-	if sc, _ := n.probeKeyFilter(buildLeft, probe, pkeys); sc == nil {
+	sc, slot := n.probeKeyFilter(buildLeft, probe, pkeys)
+	if sc == nil {
 		return ""
+	}
+	if seekable(sc, slot) {
+		return ", probe key filter, seeks few keys" // see join_keyseek.go
 	}
 	return ", probe key filter"
 }

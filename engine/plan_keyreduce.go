@@ -75,23 +75,25 @@ func (p *planner) reduceKeys(q *sql.Select, src relNode) (relNode, error) {
 		return src, nil
 	}
 	p.reduce = nil
+	whole := src
+	src = p.reduceTarget(src, r.inner)
 	j := &joinNode{kind: sql.LeftSemiJoin, left: src, right: r.keys, columns: src.cols()}
 	for i, e := range r.inner {
 		lk, err := expr.Bind(e, p.scope(src.cols(), "FILTER"))
 		if err != nil {
-			return src, nil
+			return whole, nil
 		}
 		rk, err := expr.Bind(r.outer[i], p.scope(r.keys.cols(), "FILTER"))
 		if err != nil {
-			return src, nil
+			return whole, nil
 		}
 		text := &expr.Binary{Op: "=", L: e, R: r.outer[i]}
 		lk, rk, t, err := expr.EqualityKeys(lk, rk, text)
 		if err != nil {
-			return src, nil
+			return whole, nil
 		}
 		j.lkeys, j.rkeys, j.keyTypes = append(j.lkeys, lk), append(j.rkeys, rk), append(j.keyTypes, t)
 		j.texts = append(j.texts, expr.String(text))
 	}
-	return j, nil
+	return replaceNode(whole, src, j), nil
 }

@@ -79,6 +79,11 @@ func (p *planner) planInnerJoins(from *sql.TableRef, where expr.Expr) (*source, 
 		}
 	}
 	conds = factorOr(conds)
+	nodes := make([]relNode, len(rels))
+	for i, r := range rels {
+		nodes[i] = r.node
+	}
+	conds = p.inferKeyBounds(conds, all, keyColumnOf(nodes))
 	jo := &joinOrder{p: p, rels: rels}
 	conds, err := jo.pushSingle(jo.deriveOrFilters(conds))
 	if err != nil {

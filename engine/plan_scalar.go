@@ -101,6 +101,8 @@ func (p *planner) scalarJoin(src *source, sq *expr.Subquery) (expr.Expr, bool, e
 	}
 	if keys := p.keySource(src.node, outer); keys != nil && keys.estimate() < probe.node.estimate() {
 		p.reduce = &keyReduction{block: d, inner: inner, outer: outer, keys: keys}
+	} else if r := p.partialReduction(d, src.node, inner, outer); r != nil && r.keys.estimate() < probe.node.estimate() {
+		p.reduce = r
 	}
 	qp, err := p.planQuery(d)
 	p.reduce = nil

@@ -16,7 +16,8 @@ func (p *planner) planWhere(src *source, where expr.Expr) (relNode, error) {
 	if _, err := expr.Bind(where, p.scope(src.node.cols(), "FILTER")); err != nil {
 		return nil, err
 	}
-	return p.planConjuncts(src, factorOr(conjuncts(where, nil)))
+	conjs := factorOr(conjuncts(where, nil))
+	return p.planConjuncts(src, p.inferKeyBounds(conjs, src.node.cols(), keyColumnOf([]relNode{src.node})))
 }
 
 // planConjuncts places bound-checked WHERE conjuncts (see planWhere).

@@ -47,7 +47,7 @@ func (n *joinNode) estimate() int64 {
 func (n *joinNode) explain(verbose bool) (string, []relNode) {
 	how := "NESTED LOOP"
 	if n.mergeable() {
-		how = "MERGE JOIN (keep " + n.buildSide() + ")"
+		how = "MERGE JOIN (keep " + n.buildSide() + n.explainMergeSeek(verbose) + ")"
 	} else if len(n.lkeys) > 0 {
 		how = "HASH JOIN (build " + n.buildSide() + n.explainKeyFilter(verbose) + ")"
 	}

@@ -49,6 +49,13 @@ func (n *joinNode) runMerge(x *execCtx, fn rowFn, buildLeft bool, build, probe r
 	if err != nil || len(rows) == 0 {
 		return err
 	}
+	if mergeSeeks(probe, pkey, len(rows)) {
+		// few kept rows: the streamed table is read by their keys (see
+		// join_keyseek.go), in key order as the merge would read it
+		_, err := n.joinRows(x, fn, rows, buildLeft, []expr.Compiled{bkey}, []expr.Compiled{pkey},
+			func(f rowFn) error { return probe.run(x, f) }, probe)
+		return err
+	}
 	keys := make([]int64, len(rows))
 	nulls := make([]bool, len(rows))
 	for i, r := range rows {

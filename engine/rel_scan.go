@@ -77,6 +77,9 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 				}
 				return kf.keep(row, x.ctx)
 			}) {
+				if spans := kf.seekSpans(n, prefix, lo, hi); spans != nil {
+					return scanSpans(sc, spans, fn)
+				}
 				return sc.scanIn(lo, hi, fn)
 			}
 		}
