@@ -266,6 +266,13 @@ func (g *groupWriter) resolve(prefix []byte, vals, masks [][]byte, oldVal []byte
 	case !partial:
 		return g.resolveSequence(prefix, vals, oldVal)
 	}
+	if g.partial != nil && !g.partial.Flexible && !g.keepOld {
+		row, err := g.resolveFixed(prefix, vals, masks, oldVal)
+		if err != nil || row == nil {
+			return nil, err
+		}
+		return g.rc.AppendValue(nil, row), nil
+	}
 	row, err := g.mergePartial(prefix, vals, masks, given, oldVal)
 	if err != nil || row == nil {
 		return nil, err
@@ -390,6 +397,11 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks, given [][]byte, o
 			if ref != nil && catalog.CompareSequence(row[g.seq], ref[g.seq]) < 0 {
 				continue
 			}
+		}
+		if mask != nil && g.partial != nil && g.partial.Flexible && g.deleted(row) && maskHas(mask, g.delSign) {
+			g.fillFlexibleDelete(row, mask, cur, existing, oldFull, touched, afterDelete)
+			cur, touched, afterDelete, missing = row, true, true, nil
+			continue
 		}
 		if mask == nil || (g.deleted(row) && maskHas(mask, g.delSign)) {
 			cur, touched, afterDelete, missing = row, true, g.deleted(row), nil
