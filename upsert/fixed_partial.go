@@ -69,6 +69,7 @@ func (g *groupWriter) resolveFixed(prefix []byte, vals, masks [][]byte, oldVal [
 	}
 	useDefault := old == nil || del && g.seq < 0
 	oldDeleted := old != nil && g.deleted(old)
+	seqDefault := false // the hidden sequence column took a default
 	for c, col := range g.t.Columns {
 		if maskHas(mask, c) || col.Virtual || col.IsKey {
 			continue
@@ -100,7 +101,9 @@ func (g *groupWriter) resolveFixed(prefix []byte, vals, masks [][]byte, oldVal [
 			d = types.Zero(col.Type)
 		}
 		row[c] = d
+		seqDefault = seqDefault || c == g.seq
 	}
+	g.seqFromMapDefault(row, mask, seqDefault)
 	if g.delSign >= 0 && !maskHas(mask, g.delSign) {
 		row[g.delSign] = types.NewInt(types.TinyInt, 0)
 	}
@@ -173,5 +176,16 @@ func (g *groupWriter) fillFlexibleDelete(row []types.Value, mask []byte, cur, ex
 			uids = append(uids, uid)
 		}
 		row[g.skipBmp] = types.NewString(types.Bitmap, expr.EncodeBitmap(uids))
+	}
+}
+
+// seqFromMapDefault gives the hidden sequence column the value of the
+// column it copies when a partial row lacks both and the hidden one took
+// a default (hiddenDefault): the copied column's default is the row's
+// sequence value, as Doris's suite test_partial_update_seq_map_col shows
+// (c2 DEFAULT "999" or CURRENT_TIMESTAMP: __DORIS_SEQUENCE_COL__ equals c2).
+func (g *groupWriter) seqFromMapDefault(row []types.Value, mask []byte, hiddenDefault bool) {
+	if hiddenDefault && g.seqMap >= 0 && !maskHas(mask, g.seqMap) {
+		row[g.seq] = row[g.seqMap]
 	}
 }

@@ -532,5 +532,8 @@ func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete,
 			return &CodedError{Code: "E-207", Msg: "the unmentioned column `" + c.Name + "` should have default value or be nullable for newly inserted rows in non-strict mode " + what}
 		}
 	}
+	if g.seq >= 0 {
+		g.seqFromMapDefault(next, mask, !maskHas(mask, g.seq))
+	}
 	return nil
 }
