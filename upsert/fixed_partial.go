@@ -14,7 +14,8 @@ import (
 //
 //  1. The rows of the key in the load become one (the memtable): the one
 //     with the highest sequence value when the rows carry the sequence
-//     column (ties: the later row), else the last one.
+//     column (ties: the later row), else (or with LastRowWins) the last
+//     one.
 //  2. That row meets the key's current version old (BaseTablet::
 //     lookup_row_key finds a delete-marked version too): when the row
 //     carries the sequence column and its value is below old's, the row
@@ -39,7 +40,7 @@ func (g *groupWriter) resolveFixed(prefix []byte, vals, masks [][]byte, oldVal [
 		if err != nil {
 			return nil, err
 		}
-		if pick >= 0 && g.seq >= 0 && maskHas(masks[i], g.seq) && maskHas(masks[pick], g.seq) &&
+		if pick >= 0 && g.seq >= 0 && !g.partial.LastRowWins && maskHas(masks[i], g.seq) && maskHas(masks[pick], g.seq) &&
 			catalog.CompareSequence(r[g.seq], row[g.seq]) < 0 {
 			continue
 		}

@@ -25,6 +25,12 @@ type Partial struct {
 	// NewKeyError refuses rows whose key is not in the table
 	// (partial_update_new_key_behavior ERROR).
 	NewKeyError bool
+	// LastRowWins: of the rows of one key the last is the one applied,
+	// whatever their sequence values (a fixed partial update by INSERT
+	// that carries the sequence through its mapped column: Doris's
+	// memtable finds no __DORIS_SEQUENCE_COL__ in that block; see
+	// test_partial_update_insert_seq_col's key 3).
+	LastRowWins bool
 	// Now and Loc evaluate the defaults of new rows.
 	Now time.Time
 	Loc *time.Location
