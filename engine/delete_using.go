@@ -6,7 +6,6 @@ import (
 	"loadgw/catalog"
 	"loadgw/sql"
 	"loadgw/types"
-	"loadgw/upsert"
 )
 
 // deleteUsing is DELETE FROM t [alias] USING relations [WHERE cond]
@@ -49,11 +48,7 @@ func (s *Session) deleteUsing(t *catalog.Table, st *sql.Delete) (*Result, error)
 	if len(rows) == 0 {
 		return &Result{}, nil
 	}
-	_, ds := t.Column(catalog.DeleteSignCol)
-	for _, r := range rows {
-		r[ds] = types.NewInt(types.TinyInt, 1)
-	}
-	if _, err := s.e.writer.Commit(upsert.Rows{Codec: s.e.Codec(t), Rows: rows}); err != nil {
+	if _, err := s.e.writer.Commit(s.deleteMarkers(t, rows)); err != nil {
 		return nil, err
 	}
 	return &Result{Affected: int64(len(rows))}, nil

@@ -145,11 +145,7 @@ func (s *Session) delete(st *sql.Delete) (*Result, error) {
 	}
 	markers := t.Keys == catalog.UniqueKeys && t.Properties["enable_mow_light_delete"] != "true"
 	if markers {
-		_, ds := t.Column(catalog.DeleteSignCol)
-		for _, r := range rows {
-			r[ds] = types.NewInt(types.TinyInt, 1)
-		}
-		return s.commitDML(t, upsert.Rows{Codec: s.e.Codec(t), Rows: rows})
+		return s.commitDML(t, s.deleteMarkers(t, rows))
 	}
 	if s.txn != nil {
 		return nil, errorf("DELETE with a delete predicate inside a transaction is not supported by loadgw yet")

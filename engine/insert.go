@@ -89,6 +89,7 @@ func (s *Session) insertInput(t *catalog.Table, m *mapping.Mapping, rows [][]typ
 	var partial *upsert.Partial
 	if m.Update() != mapping.Upsert {
 		partial = &upsert.Partial{NewKeyError: strings.EqualFold(s.Var("partial_update_new_key_behavior"), "ERROR"), Now: s.e.clock.Now(), Loc: s.loc}
+		partial.LastRowWins = insertSeqByMapped(t, m.Provided())
 	}
 	return upsert.Rows{Codec: s.e.Codec(t), Rows: rows, Partial: partial, Provided: m.Provided()}, nil
 }

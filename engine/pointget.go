@@ -145,6 +145,9 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	// costs more than the lookup, its release rescoring compactions).
 	sc := s.newScanner(t, s.e.db, st.ctx.Now)
 	sc.poll = x.poll
+	if s.readsDeleted() {
+		sc.keepDeleted()
+	}
 	limit := int64(-1)
 	if q.Limit != nil {
 		limit = q.Limit.Count

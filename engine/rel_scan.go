@@ -55,6 +55,9 @@ func (n *scanNode) estimate() int64 {
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = x.poll
+	if x.s.readsDeleted() {
+		sc.keepDeleted()
+	}
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
 	}

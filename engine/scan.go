@@ -22,6 +22,8 @@ type scanner struct {
 	now     time.Time
 	loc     *time.Location
 	delSign int // position of __DORIS_DELETE_SIGN__, or -1
+	// withDeleted keeps delete-marked rows (readsDeleted).
+	withDeleted bool
 	// expiry hides rows expired at the statement's one reference time.
 	expiry  ttl.Filter
 	proj    *catalog.Projection
@@ -64,7 +66,7 @@ func (s *Session) newScanner(t *catalog.Table, r storage.Reader, now time.Time) 
 // visible reports whether a decoded row shows: not delete-marked and not
 // expired by row TTL.
 func (sc *scanner) visible(row []types.Value) bool {
-	if sc.delSign >= 0 && !row[sc.delSign].IsNull() && row[sc.delSign].I != 0 {
+	if sc.delSign >= 0 && !sc.withDeleted && !row[sc.delSign].IsNull() && row[sc.delSign].I != 0 {
 		return false
 	}
 	return sc.expiry.Visible(row)

@@ -85,8 +85,12 @@ func (s *Session) Var(name string) string {
 	return s.e.defaultVar(name, dorisVars[name])
 }
 
-// ShowHidden reports SET show_hidden_columns = true.
-func (s *Session) ShowHidden() bool { return s.Var("show_hidden_columns") == "true" }
+// ShowHidden reports whether queries show hidden columns: SET
+// show_hidden_columns = true, or skip_storage_engine_merge = true (Doris's
+// Util.showHiddenColumns).
+func (s *Session) ShowHidden() bool {
+	return s.Var("show_hidden_columns") == "true" || s.Var("skip_storage_engine_merge") == "true"
+}
 
 // Execute parses text, which may hold several statements separated by ';',
 // and runs them in order. It returns the last statement's result; the first

@@ -50,7 +50,10 @@ func ForInsert(t *catalog.Table, s InsertSpec) (*Mapping, error) {
 		if mp >= 0 {
 			need = mp
 		}
-		if !m.set[need] && m.provided == nil && s.RequireSequence {
+		// Doris's BindSink: a column the sequence maps to that defaults
+		// to CURRENT_TIMESTAMP needs no value.
+		nowDefault := mp >= 0 && t.Columns[mp].Default != nil && t.Columns[mp].Default.Kind == catalog.DefaultCurrentTimestamp
+		if !m.set[need] && m.provided == nil && s.RequireSequence && !nowDefault {
 			return nil, needSequence(t)
 		}
 		if mp >= 0 && m.set[mp] && m.provided != nil {

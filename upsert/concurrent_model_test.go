@@ -34,6 +34,9 @@ type mload struct {
 	spill bool
 	keys  []int64
 	rows  []mrow
+	// fixedDel: a fixed partial update that carries the delete sign in
+	// every row (merge_type MERGE), some rows deletes.
+	fixedDel bool
 }
 
 // modelTable is the table of the model tests with its column positions.
@@ -61,13 +64,14 @@ func newModelTable(s *testStore, withSeq, withBinlog bool) *modelTable {
 }
 
 // drawLoad draws a load of 1 to 8 rows over keys 0..4: full rows (some
-// deletes), a fixed partial update (every row the same columns, no
-// deletes) or a flexible one (each row its own columns, some deletes).
+// deletes), a fixed partial update (every row the same columns, perhaps
+// the delete sign too) or a flexible one (each row its own columns, some deletes).
 func drawLoad(rt *rapid.T, withSeq bool) mload {
 	l := mload{mode: loadMode(rapid.IntRange(0, 2).Draw(rt, "mode")), spill: rapid.IntRange(0, 4).Draw(rt, "spill") == 0}
 	fixed := [5]bool{true, rapid.Bool().Draw(rt, "fa"), rapid.Bool().Draw(rt, "fb"), rapid.Bool().Draw(rt, "fc"), withSeq && rapid.Bool().Draw(rt, "fs")}
+	l.fixedDel = l.mode == fixedPartial && rapid.Bool().Draw(rt, "fixedDel")
 	for i, n := 0, rapid.IntRange(1, 8).Draw(rt, "rows"); i < n; i++ {
-		r := mrow{del: l.mode != fixedPartial && rapid.IntRange(0, 4).Draw(rt, "op") == 0}
+		r := mrow{del: (l.mode != fixedPartial || l.fixedDel) && rapid.IntRange(0, 4).Draw(rt, "op") == 0}
 		r.have = [5]bool{true, true, true, true, true}
 		switch {
 		case l.mode == fixedPartial:
@@ -118,7 +122,7 @@ func (m *modelTable) commit(w *upsert.Writer, txnID int64, l mload) (upsert.Resu
 			if m.withSeq {
 				provided[m.cs], provided[m.hidden] = r.have[4], r.have[4]
 			}
-			provided[m.cd] = r.del
+			provided[m.cd] = r.del || l.fixedDel
 			err = st.AddPartial(row, provided)
 		}
 		if err != nil {
@@ -225,7 +229,7 @@ func TestConcurrentModel(t *testing.T) {
 					rt.Fatalf("load %d wrote %d versions concurrently, %d in the replay", i, results[i].Written, res.Written)
 				}
 				concTSOs, replayTSOs = append(concTSOs, results[i].TSO), append(replayTSOs, res.TSO)
-				m.apply(ls[i].mode != fullRows, ls[i].keys, ls[i].rows)
+				m.apply(ls[i].mode, ls[i].keys, ls[i].rows)
 			}
 			txnID += int64(n)
 			recs = checkSameState(rt, conc, replay, mc, mr, m, concTSOs, replayTSOs)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,12 @@ type Partial struct {
 	// NewKeyError refuses rows whose key is not in the table
 	// (partial_update_new_key_behavior ERROR).
 	NewKeyError bool
+	// LastRowWins: of the rows of one key the last is the one applied,
+	// whatever their sequence values (a fixed partial update by INSERT
+	// that carries the sequence through its mapped column: Doris's
+	// memtable finds no __DORIS_SEQUENCE_COL__ in that block; see
+	// test_partial_update_insert_seq_col's key 3).
+	LastRowWins bool
 	// Now and Loc evaluate the defaults of new rows.
 	Now time.Time
 	Loc *time.Location
@@ -266,6 +273,13 @@ func (g *groupWriter) resolve(prefix []byte, vals, masks [][]byte, oldVal []byte
 	case !partial:
 		return g.resolveSequence(prefix, vals, oldVal)
 	}
+	if g.partial != nil && !g.partial.Flexible && !g.keepOld {
+		row, err := g.resolveFixed(prefix, vals, masks, oldVal)
+		if err != nil || row == nil {
+			return nil, err
+		}
+		return g.rc.AppendValue(nil, row), nil
+	}
 	row, err := g.mergePartial(prefix, vals, masks, given, oldVal)
 	if err != nil || row == nil {
 		return nil, err
@@ -374,6 +388,9 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks, given [][]byte, o
 	}
 	var cur []types.Value
 	touched, afterDelete := false, false
+	// lacking: NOT NULL columns without a default the key's new row still
+	// lacks (flexible): an error unless a later row gives them.
+	var lacking []int
 	var missing map[uint32]bool // flexible: columns missing from every merged row
 	for i, v := range vals {
 		row, err := g.decode(prefix, v)
@@ -391,8 +408,13 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks, given [][]byte, o
 				continue
 			}
 		}
+		if mask != nil && g.partial != nil && g.partial.Flexible && g.deleted(row) && maskHas(mask, g.delSign) {
+			g.fillFlexibleDelete(row, mask, cur, existing, oldFull, touched, afterDelete)
+			cur, touched, afterDelete, missing, lacking = row, true, true, nil, lacking[:0]
+			continue
+		}
 		if mask == nil || (g.deleted(row) && maskHas(mask, g.delSign)) {
-			cur, touched, afterDelete, missing = row, true, g.deleted(row), nil
+			cur, touched, afterDelete, missing, lacking = row, true, g.deleted(row), nil, lacking[:0]
 			continue
 		}
 		base := existing
@@ -410,7 +432,11 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks, given [][]byte, o
 		if base != nil {
 			copy(next, base)
 		} else {
-			if err := g.fillNew(next, row, newMask, touched, existing != nil); err != nil {
+			var lack *[]int
+			if g.partial != nil && g.partial.Flexible {
+				lacking, lack = lacking[:0], &lacking
+			}
+			if err := g.fillNewLacking(next, row, newMask, touched, existing != nil, lack); err != nil {
 				return nil, err
 			}
 			if g.seq >= 0 && !maskHas(mask, g.seq) && oldFull != nil {
@@ -446,10 +472,14 @@ func (g *groupWriter) mergePartial(prefix []byte, vals, masks, given [][]byte, o
 				}
 			}
 		}
+		lacking = slices.DeleteFunc(lacking, func(c int) bool { return maskHas(mask, c) })
 		cur, touched, afterDelete = next, true, false
 	}
 	if cur == nil {
 		return nil, nil // every row lost to the sequence column
+	}
+	if len(lacking) > 0 {
+		return nil, &CodedError{Code: "E-207", Msg: "the unmentioned column `" + g.t.Columns[lacking[0]].Name + "` should have default value or be nullable for newly inserted rows in non-strict mode flexible partial update"}
 	}
 	if g.partial != nil && g.partial.Flexible && g.skipBmp >= 0 && !afterDelete {
 		uids := make([]uint32, 0, len(missing))
@@ -481,6 +511,14 @@ func (g *groupWriter) missingOf(mask []byte) map[uint32]bool {
 // column default, else NULL; a NOT NULL column without a default fails a
 // new key, and takes its type's zero after a delete in the same load.
 func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete, inTable bool) error {
+	return g.fillNewLacking(next, row, mask, afterDelete, inTable, nil)
+}
+
+// fillNewLacking is fillNew; with lacking set, a NOT NULL column without
+// a default takes its type's zero and is added to *lacking instead of
+// failing (a later row of the key in the load may give it: Doris checks the
+// key's merged row).
+func (g *groupWriter) fillNewLacking(next, row []types.Value, mask []byte, afterDelete, inTable bool, lacking *[]int) error {
 	p := g.partial
 	if p == nil {
 		p = &Partial{Now: time.Now(), Loc: time.UTC}
@@ -512,6 +550,9 @@ func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete,
 			next[i] = d
 		case afterDelete:
 			next[i] = types.Zero(c.Type)
+		case lacking != nil:
+			next[i] = types.Zero(c.Type)
+			*lacking = append(*lacking, i)
 		default:
 			what := "partial update"
 			if p.Flexible {
@@ -519,6 +560,9 @@ func (g *groupWriter) fillNew(next, row []types.Value, mask []byte, afterDelete,
 			}
 			return &CodedError{Code: "E-207", Msg: "the unmentioned column `" + c.Name + "` should have default value or be nullable for newly inserted rows in non-strict mode " + what}
 		}
+	}
+	if g.seq >= 0 {
+		g.seqFromMapDefault(next, mask, !maskHas(mask, g.seq))
 	}
 	return nil
 }

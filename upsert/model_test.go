@@ -25,6 +25,20 @@ type mrow struct {
 	seq  *int64
 	del  bool
 	have [5]bool // provided columns of a partial row: k, a, b, c, seq
+	// hasH: the hidden sequence column holds hseq rather than seq's value
+	// (a fixed partial update read it from a deleted version, and left
+	// seq at its default).
+	hasH bool
+	hseq *int64
+}
+
+// seqVal is the row's hidden sequence value, which sequence comparisons
+// read.
+func (r mrow) seqVal() *int64 {
+	if r.hasH {
+		return r.hseq
+	}
+	return r.seq
 }
 
 // newModelTable builds table t of the model tests, a Unique Key table
@@ -111,7 +125,7 @@ type model struct {
 	latest  map[int64]mrow
 }
 
-func (m *model) apply(flexible bool, keys []int64, rows []mrow) {
+func (m *model) apply(mode loadMode, keys []int64, rows []mrow) {
 	groups := map[int64][]mrow{}
 	var order []int64
 	for i, k := range keys {
@@ -122,9 +136,12 @@ func (m *model) apply(flexible bool, keys []int64, rows []mrow) {
 	}
 	for _, k := range order {
 		var out *mrow
-		if flexible {
+		switch mode {
+		case flexibleRows:
 			out = m.fold(k, groups[k])
-		} else {
+		case fixedPartial:
+			out = m.fixed(k, groups[k])
+		default:
 			out = m.pick(k, groups[k])
 		}
 		if out == nil {
@@ -153,10 +170,68 @@ func (m *model) pick(k int64, rows []mrow) *mrow {
 			best = r
 		}
 	}
-	if old, ok := m.latest[k]; ok && cmpSeq(best.seq, old.seq) < 0 {
+	if old, ok := m.latest[k]; ok && cmpSeq(best.seq, old.seqVal()) < 0 {
 		return nil
 	}
 	return &best
+}
+
+// fixed resolves the rows of a fixed partial update as Doris does: one row
+// per key (the highest sequence value when the rows carry it, ties the
+// later row; else the last row); it loses to a higher stored sequence
+// value; without a stored version, or for a delete on a table without a
+// sequence column, the missing columns take defaults; else they come from
+// the stored version, unless that is a delete: then defaults, but for the
+// sequence value when the rows do not carry it.
+func (m *model) fixed(k int64, rows []mrow) *mrow {
+	seqGiven := m.withSeq && rows[0].have[4]
+	best := rows[0]
+	for _, r := range rows[1:] {
+		if seqGiven && cmpSeq(r.seq, best.seq) < 0 {
+			continue
+		}
+		best = r
+	}
+	old, hasOld := m.latest[k]
+	if hasOld && seqGiven && cmpSeq(best.seq, old.seqVal()) < 0 {
+		return nil
+	}
+	useDefault := !hasOld || best.del && !m.withSeq
+	fromOld := func(seqCol bool) bool {
+		return !useDefault && (!old.del || seqCol && !seqGiven)
+	}
+	out := best
+	if !best.have[1] {
+		out.a = nil
+		if fromOld(false) {
+			out.a = old.a
+		}
+	}
+	if !best.have[2] {
+		d := "d"
+		out.b = &d
+		if fromOld(false) {
+			out.b = old.b
+		}
+	}
+	if !best.have[3] {
+		out.c = 0
+		if fromOld(false) {
+			out.c = old.c
+		}
+	}
+	if m.withSeq && !best.have[4] {
+		// The hidden sequence column reads a deleted version's value; the
+		// column it copies does not.
+		out.seq = nil
+		switch {
+		case fromOld(false):
+			out.seq, out.hasH, out.hseq = old.seq, old.hasH, old.hseq
+		case fromOld(true):
+			out.hasH, out.hseq = true, old.seqVal()
+		}
+	}
+	return &out
 }
 
 // fold resolves flexible rows in order over the current row.
@@ -173,12 +248,29 @@ func (m *model) fold(k int64, rows []mrow) *mrow {
 			} else if hasOld {
 				ref = &old
 			}
-			if ref != nil && cmpSeq(r.seq, ref.seq) < 0 {
+			if ref != nil && cmpSeq(r.seq, ref.seqVal()) < 0 {
 				continue
 			}
 		}
 		if r.del {
+			// A delete without the sequence column takes the sequence
+			// value of the live row (the row so far, else the stored
+			// one), else of the key's latest version; the other columns
+			// are not compared.
 			c := r
+			if m.withSeq && !r.have[4] {
+				var src *mrow
+				switch {
+				case cur != nil:
+					src = cur
+				case hasOld:
+					src = &old
+				}
+				c.seq, c.hasH, c.hseq = nil, false, nil
+				if src != nil {
+					c.seq, c.hasH, c.hseq = src.seq, src.hasH, src.hseq
+				}
+			}
 			cur, afterDelete = &c, true
 			continue
 		}
@@ -192,7 +284,7 @@ func (m *model) fold(k int64, rows []mrow) *mrow {
 			d := "d"
 			next = mrow{b: &d}
 			if m.withSeq && !r.have[4] && hasOld {
-				next.seq = old.seq
+				next.seq, next.hasH, next.hseq = old.seq, old.hasH, old.hseq
 			}
 		}
 		if r.have[1] {
@@ -205,7 +297,7 @@ func (m *model) fold(k int64, rows []mrow) *mrow {
 			next.c = r.c
 		}
 		if r.have[4] {
-			next.seq = r.seq
+			next.seq, next.hasH, next.hseq = r.seq, false, nil
 		}
 		next.del = false
 		cur, afterDelete = &next, false
@@ -253,24 +345,30 @@ func TestModel(t *testing.T) {
 		hidden, _ := tbl.Sequence()
 		m := &model{withSeq: withSeq, live: map[int64]mrow{}, latest: map[int64]mrow{}}
 		for txn := 0; txn < rapid.IntRange(1, 6).Draw(rt, "txns"); txn++ {
-			flexible := rapid.Bool().Draw(rt, "flexible")
+			mode := loadMode(rapid.IntRange(0, 2).Draw(rt, "mode"))
+			flexible := mode == flexibleRows
+			fixed := [5]bool{true, rapid.Bool().Draw(rt, "fa"), rapid.Bool().Draw(rt, "fb"), rapid.Bool().Draw(rt, "fc"), withSeq && rapid.Bool().Draw(rt, "fs")}
+			fixedDel := rapid.Bool().Draw(rt, "fixedDel") // the load carries the delete sign (merge_type MERGE)
 			mem := 1 << 30
 			if rapid.Bool().Draw(rt, "spill") {
 				mem = 1
 			}
 			st := s.w.NewStager(rc, int64(txn+1), mem)
-			if flexible {
-				st.SetPartial(&upsert.Partial{Flexible: true, Now: time.Unix(1e9, 0), Loc: time.UTC})
+			if mode != fullRows {
+				st.SetPartial(&upsert.Partial{Flexible: flexible, Now: time.Unix(1e9, 0), Loc: time.UTC})
 			}
 			n := rapid.IntRange(1, 8).Draw(rt, "rows")
 			var keys []int64
 			var rows []mrow
 			for i := 0; i < n; i++ {
 				k := rapid.Int64Range(0, 4).Draw(rt, "k")
-				r := mrow{del: rapid.IntRange(0, 4).Draw(rt, "op") == 0}
+				r := mrow{del: (mode != fixedPartial || fixedDel) && rapid.IntRange(0, 4).Draw(rt, "op") == 0}
 				r.have = [5]bool{true, true, true, true, true}
-				if flexible {
+				switch mode {
+				case flexibleRows:
 					r.have = drawFlexibleHave(rt, r.del, withSeq)
+				case fixedPartial:
+					r.have = fixed
 				}
 				drawRowValues(rt, &r, withSeq)
 				row := make([]types.Value, len(tbl.Columns))
@@ -289,7 +387,7 @@ func TestModel(t *testing.T) {
 					sign = 1
 				}
 				row[cd] = types.NewInt(types.TinyInt, sign)
-				if !flexible {
+				if mode == fullRows {
 					err = st.Add(row)
 				} else {
 					provided := make([]bool, len(tbl.Columns))
@@ -297,7 +395,7 @@ func TestModel(t *testing.T) {
 					if withSeq {
 						provided[cs], provided[hidden] = r.have[4], r.have[4]
 					}
-					provided[cd] = r.del
+					provided[cd] = r.del || mode == fixedPartial && fixedDel
 					err = st.AddPartial(row, provided)
 				}
 				if err != nil {
@@ -309,7 +407,7 @@ func TestModel(t *testing.T) {
 			if _, err := st.Commit(nil); err != nil {
 				rt.Fatal(err)
 			}
-			m.apply(flexible, keys, rows)
+			m.apply(mode, keys, rows)
 			table, err := s.rows(tbl, "k", "a", "b", "c", "seq")
 			if err != nil {
 				rt.Fatal(err)
@@ -319,7 +417,7 @@ func TestModel(t *testing.T) {
 				got.WriteString(r + "\n")
 			}
 			if got.String() != m.dump() {
-				rt.Fatalf("after transaction %d (flexible %v, seq %v):\ntable:\n%smodel:\n%s", txn, flexible, withSeq, got.String(), m.dump())
+				rt.Fatalf("after transaction %d (mode %d, seq %v):\ntable:\n%smodel:\n%s", txn, mode, withSeq, got.String(), m.dump())
 			}
 		}
 	})

@@ -50,11 +50,17 @@ func (in *interp) builtin(name string) builtinFn {
 		return func(in *interp, args []value) (value, error) { return nil, in.assert(name, args) }
 	case "connect":
 		// connect(user, password, url) { ... }: the suites connect as root
-		// to the same frontend; the block runs in the suite's session.
+		// to the same frontend. The framework opens a new JDBC connection,
+		// so the block runs in a session of its own (session variables set
+		// in it, such as show_hidden_columns, end with it), starting on the
+		// suite's database; the suite's session resumes after it.
 		return func(in *interp, args []value) (value, error) {
 			if len(args) == 0 {
 				return unknown{why: "connect"}, nil
 			}
+			outer := in.r.sess
+			in.r.sess = in.r.srv.eng.NewSession(outer.DB())
+			defer func() { in.r.sess = outer }()
 			return in.apply(args[len(args)-1], nil)
 		}
 	case "isCloudMode", "isClusterKeyEnabled", "isGroupCommitMode":

@@ -91,3 +91,16 @@ func TestParseGroovyForms(t *testing.T) {
 		t.Fatalf("passed %d failed %q skipped %q", res.Passed, res.Failures, res.Skips)
 	}
 }
+
+// TestConnectSession replays test_connect.groovy: each connect block runs
+// in a session of its own.
+func TestConnectSession(t *testing.T) {
+	res := runSuite(dirSource{"testdata"}, "regression-test/suites/demo/test_connect.groovy", time.Minute)
+	if res.Error != "" {
+		t.Fatalf("suite error: %s", res.Error)
+	}
+	if res.Passed != 3 || res.Failed != 0 || res.Skipped != 0 || res.StmtErrors != 0 {
+		t.Fatalf("passed %d failed %d skipped %d stmt errors %d; want 3 0 0 0\nfailures: %q\nskips: %q\nnotes: %q",
+			res.Passed, res.Failed, res.Skipped, res.StmtErrors, res.Details, res.Skips, res.Notes)
+	}
+}
