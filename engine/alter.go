@@ -250,6 +250,9 @@ func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.
 		if !ok {
 			return unknownProps(map[string]string{p.Key: p.Value})
 		}
+		if err := checkFixedProp(p.Key); err != nil {
+			return err
+		}
 		if def.kind == propBinlog {
 			binlogProps[p.Key] = p.Value
 			continue
