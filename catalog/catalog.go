@@ -144,6 +144,10 @@ type Table struct {
 	// Constraints are the informational constraints of ALTER TABLE ADD
 	// CONSTRAINT, in the order they were added.
 	Constraints []Constraint `json:",omitempty"`
+	// SyncMVs names the synchronous materialized views (CREATE
+	// MATERIALIZED VIEW over this one table), kept as metadata: queries
+	// answer from the base table. They refuse partial updates, as Doris.
+	SyncMVs []string `json:",omitempty"`
 }
 
 // StoredCol is one stored value column of a schema version.
