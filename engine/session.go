@@ -156,6 +156,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showPartitions(st)
 	case *sql.ShowConstraints:
 		return s.showConstraints(st)
+	case *sql.ShowTablets:
+		return s.showTablets(st)
 	case *sql.ShowLoad:
 		return s.showLoad(st)
 	case *sql.ShowAlterTable:
