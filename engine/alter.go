@@ -282,8 +282,12 @@ func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.
 		if !def.alterable {
 			return errorf("Unknown table property: [%s]", p.Key)
 		}
+		if err := alterRowStoreProp(t, p.Key, v); err != nil {
+			return err
+		}
 		t.Properties[p.Key] = v
 	}
+	ensureRowStoreColumn(t)
 	if len(binlogProps) == 0 {
 		return nil
 	}
