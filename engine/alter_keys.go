@@ -168,6 +168,13 @@ func (s *Session) keySchemaChange(old, nt *catalog.Table) (func(*storage.SSTWrit
 	if binlog.Enabled(old) {
 		return nil, binlog.ErrDDL
 	}
+	if l := s.e.txns.p.Load(); l != nil && l.HasUnfinished(old.DB, old.Name) {
+		// Doris's job waits for the loads before it (WAITING_TXN); loadgw
+		// rewrites at once under the writer lock, which those loads need
+		// to commit, so it refuses instead.
+		return nil, errorf("cannot change the key columns of table %s while a load into it is not finished (PREPARE or PRECOMMITTED): commit or abort it first", old.Name)
+	}
+	nt.NewSchemaVersion()
 	meetValue := false
 	for _, c := range nt.Columns {
 		if c.IsKey && meetValue {
