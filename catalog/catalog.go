@@ -144,6 +144,10 @@ type Table struct {
 	// Constraints are the informational constraints of ALTER TABLE ADD
 	// CONSTRAINT, in the order they were added.
 	Constraints []Constraint `json:",omitempty"`
+	// SyncMVs names the synchronous materialized views (CREATE
+	// MATERIALIZED VIEW over this one table), kept as metadata: queries
+	// answer from the base table. They refuse partial updates, as Doris.
+	SyncMVs []string `json:",omitempty"`
 }
 
 // StoredCol is one stored value column of a schema version.
@@ -250,6 +254,17 @@ type Tx struct {
 // if fn succeeds, the new catalog and fn's data changes commit atomically and
 // the clone is published.
 func (c *Catalog) Update(fn func(tx *Tx) error) error {
+	return c.UpdateWith(func(tx *Tx) (func(*storage.SSTWriter) error, error) { return nil, fn(tx) })
+}
+
+// UpdateWith is Update for a change whose data may be too large for a
+// batch (a schema change that rewrites a table's rows). When fn returns a
+// non-nil write, fn's batch must stay empty: the new catalog document goes
+// first into one table file, write adds the data after it (keys above
+// KeyCatalog, in increasing order), and the file is ingested in one atomic
+// step, so readers and a crash see the old catalog and data or the new
+// ones. Otherwise it is Update.
+func (c *Catalog) UpdateWith(fn func(tx *Tx) (write func(*storage.SSTWriter) error, err error)) error {
 	c.ddl.Lock()
 	defer c.ddl.Unlock()
 	c.mu.RLock()
@@ -270,21 +285,48 @@ func (c *Catalog) Update(fn func(tx *Tx) error) error {
 	b := c.db.NewBatch()
 	defer b.Close()
 	tx := &Tx{st: clone, Batch: b}
-	if err := fn(tx); err != nil {
+	write, err := fn(tx)
+	if err != nil {
 		return err
 	}
 	enc, err := json.Marshal(clone)
 	if err != nil {
 		return err
 	}
-	b.Set(catalogKey, enc)
-	if err := b.Commit(); err != nil {
+	if write != nil {
+		err = c.ingest(b, enc, write)
+	} else {
+		b.Set(catalogKey, enc)
+		err = b.Commit()
+	}
+	if err != nil {
 		return err
 	}
 	c.mu.Lock()
 	c.st = clone
 	c.mu.Unlock()
 	return nil
+}
+
+// ingest writes the catalog document enc and write's data into one table
+// file and ingests it.
+func (c *Catalog) ingest(b *storage.Batch, enc []byte, write func(*storage.SSTWriter) error) error {
+	if !b.Empty() {
+		panic("BUG: a catalog change that ingests its data also wrote a batch")
+	}
+	w, err := c.db.NewSSTWriter()
+	if err != nil {
+		return err
+	}
+	if err := w.Set(catalogKey, enc); err != nil {
+		w.Abandon()
+		return err
+	}
+	if err := write(w); err != nil {
+		w.Abandon()
+		return err
+	}
+	return w.Finish(c.db)
 }
 
 // NewID allocates a database or table id.

@@ -34,6 +34,10 @@ type RowCodec struct {
 	versions map[uint32]*versionLayout
 	tsoIdx   []int // virtual columns filled with the commit TSO
 	verIdx   int   // position of __DORIS_VERSION_COL__, or -1
+	// rowStoreIdx is the position of __DORIS_ROW_STORE_COL__, or -1;
+	// rowStoreCols the columns it holds (see rowstore.go).
+	rowStoreIdx  int
+	rowStoreCols []int
 }
 
 type versionLayout struct {
@@ -48,7 +52,7 @@ type versionLayout struct {
 
 // NewRowCodec builds the codec of t.
 func NewRowCodec(t *Table) *RowCodec {
-	rc := &RowCodec{t: t, prefix: RowPrefix(t.ID), versions: map[uint32]*versionLayout{}, verIdx: -1}
+	rc := &RowCodec{t: t, prefix: RowPrefix(t.ID), versions: map[uint32]*versionLayout{}, verIdx: -1, rowStoreIdx: -1}
 	pos := map[int32]int{}
 	for i, c := range t.Columns {
 		pos[c.UID] = i
@@ -58,6 +62,9 @@ func NewRowCodec(t *Table) *RowCodec {
 			rc.keyTypes = append(rc.keyTypes, c.Type)
 		case c.Virtual && c.Name == VersionCol:
 			rc.verIdx = i
+		case c.Virtual && c.Name == RowStoreCol:
+			rc.rowStoreIdx = i
+			rc.rowStoreCols = rowStoreColumns(t)
 		case c.Virtual:
 			rc.tsoIdx = append(rc.tsoIdx, i)
 		default:
@@ -278,6 +285,11 @@ func (rc *RowCodec) FillVirtual(row []types.Value, tso uint64, version int64) {
 		row[rc.verIdx] = types.NewInt(types.BigInt, version)
 	}
 }
+
+// RowStoreCol is the position of __DORIS_ROW_STORE_COL__, or -1 when the
+// table has none. A reader of it must decode every column of the row
+// (and its __DORIS_VERSION_COL__) and then call AppendRowStore.
+func (rc *RowCodec) RowStoreCol() int { return rc.rowStoreIdx }
 
 // VersionCol is the position of __DORIS_VERSION_COL__, or -1 when the
 // table has none.

@@ -78,6 +78,15 @@ func (t *Table) BumpSchema() {
 	t.Schemas[t.SchemaVersion] = cur
 }
 
+// NewSchemaVersion records the current stored columns as a new schema
+// version even when they did not change: a schema change that rewrites the
+// rows (new key columns) gives them a version of their own, so writers
+// holding rows encoded for the old definition see the change.
+func (t *Table) NewSchemaVersion() {
+	t.SchemaVersion++
+	t.Schemas[t.SchemaVersion] = t.StoredColumns()
+}
+
 // AggregationName is the aggregation type Doris shows for a column (DESC's
 // Extra, SHOW COLUMNS, the _schema endpoint): none for key columns, the
 // aggregate of an Aggregate Key value column, REPLACE on merge-on-read

@@ -7,6 +7,7 @@ import (
 	"loadgw/binlog"
 	"loadgw/catalog"
 	"loadgw/sql"
+	"loadgw/storage"
 	"loadgw/ttl"
 	"loadgw/types"
 )
@@ -19,25 +20,31 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 	s.e.writer.Lock()
 	defer s.e.writer.Unlock()
 	var after *catalog.Table
-	err = s.e.cat.Update(func(tx *catalog.Tx) error {
+	var shadow int64 // the id of the rewritten rows' index
+	err = s.e.cat.UpdateWith(func(tx *catalog.Tx) (func(*storage.SSTWriter) error, error) {
 		d, ok := tx.Database(t.DB)
 		if !ok || d.Tables[t.Name] == nil {
-			return errorf("Table [%s] does not exist in database [%s].", t.Name, t.DB)
+			return nil, errorf("Table [%s] does not exist in database [%s].", t.Name, t.DB)
 		}
-		nt := d.Tables[t.Name].Clone()
+		old := d.Tables[t.Name]
+		nt := old.Clone()
 		for _, op := range st.Ops {
 			if err := s.alterOp(tx, d, nt, op); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		nt.BumpSchema()
 		delete(d.Tables, t.Name)
 		d.Tables[nt.Name] = nt
 		after = nt
-		return nil
+		rewrite, err := s.keySchemaChange(old, nt)
+		if rewrite != nil {
+			shadow = tx.NewID()
+		}
+		return rewrite, err
 	})
 	if err == nil {
-		s.recordAlterJob(st, after)
+		s.recordAlterJob(st, after, shadow)
 	}
 	return execResult(err)
 }
@@ -64,6 +71,9 @@ func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table,
 		// Doris's AlterOp.allowOpRowBinlog is false for both.
 		if binlog.Enabled(t) {
 			return binlog.ErrDDL
+		}
+		if r, ok := op.(*sql.ReorderColumns); ok {
+			return reorderColumns(t, r)
 		}
 		if m, ok := op.(*sql.ModifyColumn); ok {
 			if done, err := modifyColumn(s, t, m); done {
@@ -240,6 +250,9 @@ func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.
 		if !ok {
 			return unknownProps(map[string]string{p.Key: p.Value})
 		}
+		if err := checkFixedProp(p.Key); err != nil {
+			return err
+		}
 		if def.kind == propBinlog {
 			binlogProps[p.Key] = p.Value
 			continue
@@ -269,8 +282,12 @@ func (s *Session) alterProps(d *catalog.Database, t *catalog.Table, props []sql.
 		if !def.alterable {
 			return errorf("Unknown table property: [%s]", p.Key)
 		}
+		if err := alterRowStoreProp(t, p.Key, v); err != nil {
+			return err
+		}
 		t.Properties[p.Key] = v
 	}
+	ensureRowStoreColumn(t)
 	if len(binlogProps) == 0 {
 		return nil
 	}
@@ -298,42 +315,26 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 	if err != nil {
 		return err
 	}
-	if c.IsKey {
-		return errorf("Can not add key column %s with light schema change", c.Name)
-	}
 	if t.Keys == catalog.AggKeys && c.Agg == "" {
-		return errorf("Aggregate table must specify aggregate type for value column: %s", c.Name)
+		// AddColumnOp.validateColumnDef: a column without an aggregation
+		// method is a key column of an Aggregate Key table.
+		c.IsKey = true
 	}
 	if t.Keys != catalog.AggKeys && c.Agg != "" {
 		return errorf("Can not assign aggregation method on column in Duplicate or Unique data model table: %s", c.Name)
 	}
+	if err := checkNewKeyColumn(t, c, cd); err != nil {
+		return err
+	}
 	if err := binlog.CheckNewColumn(t, c); err != nil {
+		return err
+	}
+	at, err := newColumnPosition(t, c, pos)
+	if err != nil {
 		return err
 	}
 	c.UID = t.NextUID
 	t.NextUID++
-	// Insert among the visible columns: after the named one, first value
-	// position, or before the hidden columns.
-	at := len(t.Columns)
-	for i, col := range t.Columns {
-		if col.Hidden {
-			at = i
-			break
-		}
-	}
-	if pos != nil {
-		if pos.First {
-			return errorf("Can not add column at first position with light schema change")
-		}
-		_, i := t.Column(pos.After)
-		if i < 0 {
-			return errorf("Column[%s] does not exists", pos.After)
-		}
-		at = i + 1
-		if at < t.KeyCount() {
-			return errorf("Can not add value column %s before key column", c.Name)
-		}
-	}
 	t.Columns = append(t.Columns[:at], append([]*catalog.Column{c}, t.Columns[at:]...)...)
 	return nil
 }
@@ -342,15 +343,20 @@ func dropColumn(t *catalog.Table, name string) error {
 	if err := ttl.CheckDropColumn(t, name); err != nil {
 		return err
 	}
+	if strings.HasPrefix(strings.ToUpper(name), "__DORIS_") {
+		return errorf("Do not support drop hidden column")
+	}
+	if err := checkDropPartitionColumn(t, name); err != nil {
+		return err
+	}
 	c, i := t.Column(name)
 	if c == nil || c.Hidden {
 		return errorf("Column does not exists: %s", name)
 	}
 	if c.IsKey {
-		if t.Keys != catalog.DupKeys {
-			return errorf("Can not drop key column in Unique data model table")
+		if err := checkDropKeyColumn(t, c); err != nil {
+			return err
 		}
-		return errorf("Can not drop key column %s with light schema change", name)
 	}
 	for _, ck := range t.ClusterBy {
 		if strings.EqualFold(ck, c.Name) {

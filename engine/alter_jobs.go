@@ -54,6 +54,10 @@ const maxAlterJobs = 10000
 // Doris creates it with a timeout of 1000 ms.
 const alterJobTimeout = 1
 
+// rewriteJobTimeout is the Timeout (seconds) of a schema change job that
+// rewrites the rows: Doris's Config.alter_table_timeout_second default.
+const rewriteJobTimeout = 86400 * 30
+
 type alterJob struct {
 	id            int64
 	db, table     string
@@ -61,6 +65,7 @@ type alterJob struct {
 	indexID       int64
 	originIndexID int64
 	schemaVersion uint32
+	timeout       int
 }
 
 // alterJobLog is the engine's schema change job log.
@@ -71,8 +76,10 @@ type alterJobLog struct {
 }
 
 // record adds a finished job for the column ALTER of table t (after the
-// ALTER) at time at.
-func (l *alterJobLog) record(t *catalog.Table, at time.Time) {
+// ALTER) at time at. A job that rewrote the rows (shadow is the id of its
+// new index, 0 for a light schema change) shows it as its IndexId, as
+// Doris's SchemaChangeJobV2 shows its shadow index, and Doris's timeout.
+func (l *alterJobLog) record(t *catalog.Table, at time.Time, shadow int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.nextID == 0 {
@@ -80,8 +87,12 @@ func (l *alterJobLog) record(t *catalog.Table, at time.Time) {
 	}
 	id := l.nextID
 	l.nextID++
-	l.jobs = append(l.jobs, alterJob{id: id, db: t.DB, table: t.Name, at: at,
-		indexID: t.ID, originIndexID: t.ID, schemaVersion: t.SchemaVersion})
+	j := alterJob{id: id, db: t.DB, table: t.Name, at: at,
+		indexID: t.ID, originIndexID: t.ID, schemaVersion: t.SchemaVersion, timeout: alterJobTimeout}
+	if shadow != 0 {
+		j.indexID, j.timeout = shadow, rewriteJobTimeout
+	}
+	l.jobs = append(l.jobs, j)
 	if len(l.jobs) > maxAlterJobs {
 		l.jobs = slices.Delete(l.jobs, 0, len(l.jobs)-maxAlterJobs)
 	}
@@ -112,9 +123,9 @@ func isSchemaChange(op sql.AlterOp) bool {
 
 // recordAlterJob records a finished schema change job for st when it
 // changed columns; t is the table after the ALTER.
-func (s *Session) recordAlterJob(st *sql.AlterTable, t *catalog.Table) {
+func (s *Session) recordAlterJob(st *sql.AlterTable, t *catalog.Table, shadow int64) {
 	if slices.ContainsFunc(st.Ops, isSchemaChange) {
-		s.e.alterJobs.record(t, s.e.clock.Now())
+		s.e.alterJobs.record(t, s.e.clock.Now(), shadow)
 	}
 }
 
@@ -159,7 +170,7 @@ func (s *Session) showAlterTable(st *sql.ShowAlterTable) (*Result, error) {
 			rows = append(rows, []string{strconv.FormatInt(j.id, 10), j.table, at, at, j.table,
 				strconv.FormatInt(j.indexID, 10), strconv.FormatInt(j.originIndexID, 10),
 				fmt.Sprintf("%d:%d", j.schemaVersion, j.schemaHash()), "-1", "FINISHED", "", nullString,
-				strconv.Itoa(alterJobTimeout)})
+				strconv.Itoa(j.timeout)})
 		}
 	}
 	keep := rows[:0]

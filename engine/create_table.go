@@ -190,6 +190,7 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		}
 	}
 	addHiddenColumns(t)
+	ensureRowStoreColumn(t)
 	for i, c := range t.Columns {
 		c.UID = int32(i)
 	}

@@ -28,7 +28,11 @@ type scanner struct {
 	expiry  ttl.Filter
 	proj    *catalog.Projection
 	scratch []types.Value
-	added   func(col int) types.Value
+	// rowStore is the buffer __DORIS_ROW_STORE_COL__ is built in;
+	// rowStoreRead is set by project when the scan reads that column.
+	rowStore     []byte
+	rowStoreRead bool
+	added        func(col int) types.Value
 	// poll, when set, is called per key read and stops the scan with its
 	// error (statement timeout or cancellation).
 	poll func() error
@@ -60,7 +64,10 @@ func noVersion(rc *catalog.RowCodec, need []bool) bool {
 // as of the scan's start, or a snapshot.
 func (s *Session) newScanner(t *catalog.Table, r storage.Reader, now time.Time) *scanner {
 	_, ds := t.Column(catalog.DeleteSignCol)
-	return &scanner{rc: s.e.Codec(t), t: t, r: r, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now), writer: s.e.writer}
+	// Without a projection a scan reads every column: the hidden row
+	// store only when the session shows hidden columns.
+	return &scanner{rc: s.e.Codec(t), t: t, r: r, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now), writer: s.e.writer,
+		rowStoreRead: s.ShowHidden()}
 }
 
 // visible reports whether a decoded row shows: not delete-marked and not
@@ -79,6 +86,13 @@ func (sc *scanner) project(need []bool) {
 		need[sc.delSign] = true
 	}
 	sc.expiry.Need(need)
+	sc.rowStoreRead = false
+	if rs := sc.rc.RowStoreCol(); rs >= 0 && need[rs] {
+		sc.rowStoreRead = true
+		for i := range need { // the row store serializes the whole row
+			need[i] = true
+		}
+	}
 	sc.proj = sc.rc.NewProjection(need)
 	sc.noVer = noVersion(sc.rc, need)
 }
@@ -194,6 +208,12 @@ func (sc *scanner) decode(key, val []byte, row []types.Value) error {
 		return err
 	}
 	sc.rc.FillVirtual(row, tso, ver)
+	if rs := sc.rc.RowStoreCol(); rs >= 0 && sc.rowStoreRead {
+		if sc.rowStore, err = sc.rc.AppendRowStore(sc.rowStore[:0], row); err != nil {
+			return err
+		}
+		row[rs] = types.NewString(types.String, string(sc.rowStore))
+	}
 	return nil
 }
 

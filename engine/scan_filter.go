@@ -49,6 +49,9 @@ func (n *scanNode) filterCols() ([]bool, bool) {
 // the filter reads every column read, or the table is merge-on-read with a
 // sequence column (every version is decoded whole to pick the row).
 func (sc *scanner) filterFirst(fneed, need []bool, cond func([]types.Value) (bool, error)) bool {
+	if rs := sc.rc.RowStoreCol(); rs >= 0 && (need == nil || need[rs]) {
+		return false // the row store needs the whole row before it is built
+	}
 	if sc.delSign >= 0 {
 		fneed[sc.delSign] = true
 	}

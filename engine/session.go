@@ -160,6 +160,8 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.showPartitions(st)
 	case *sql.ShowConstraints:
 		return s.showConstraints(st)
+	case *sql.ShowTablets:
+		return s.showTablets(st)
 	case *sql.ShowLoad:
 		return s.showLoad(st)
 	case *sql.ShowAlterTable:
@@ -186,6 +188,10 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		return s.delete(st)
 	case *sql.CreateMaterializedView:
 		return s.createMaterializedView(st)
+	case *sql.DropMaterializedView:
+		if st.Table != nil {
+			return s.dropSyncMV(st)
+		}
 	case *sql.BuildIndex:
 		return s.buildIndex(st)
 	case *sql.ShowWarnings:
@@ -247,6 +253,9 @@ func fmtTableName(db, name string) string { return fmt.Sprintf("%s.%s", db, name
 // createMaterializedView refuses synchronous materialized views, which
 // loadgw does not build; TTL tables get Doris's own text.
 func (s *Session) createMaterializedView(st *sql.CreateMaterializedView) (*Result, error) {
+	if !st.Async {
+		return s.createSyncMV(st)
+	}
 	if st.Query != nil && st.Query.From != nil && st.Query.From.Func == "" {
 		if t, err := s.lookupTable(st.Query.From.Table); err == nil {
 			if err := ttl.CheckMaterializedView(t, st.Async); err != nil {

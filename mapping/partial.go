@@ -26,6 +26,10 @@ func CheckPartial(t *catalog.Table, u UpdateMode) error {
 		// views, rollups included; Doris's NereidsStreamLoadPlanner gives
 		// this text for a materialized view with expression columns.
 		return errorf("Can't do partial update on merge-on-write Unique table with sync materialized view.")
+	case len(t.SyncMVs) > 0:
+		// NereidsStreamLoadPlanner and InsertUtils: a table with a
+		// synchronous materialized view refuses partial updates.
+		return errorf("Can't do partial update on merge-on-write Unique table with sync materialized view.")
 	case len(t.ClusterBy) > 0:
 		return errorf("Can't do partial update on merge-on-write Unique table with cluster keys")
 	}

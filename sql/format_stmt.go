@@ -52,7 +52,7 @@ func (w *writer) stmt(s Statement) {
 		}
 		w.stmt(s.Stmt)
 	default:
-		if !w.streamStmt(s) && !w.viewStmt(s) && !w.txnStmt(s) && !w.alterJobStmt(s) {
+		if !w.streamStmt(s) && !w.viewStmt(s) && !w.txnStmt(s) && !w.alterJobStmt(s) && !w.tabletStmt(s) {
 			w.simpleStmt(s)
 		}
 	}

@@ -227,6 +227,8 @@ func (p *parser) show() Statement {
 		p.next()
 		p.next()
 		return p.showAlterTable()
+	case !full && p.acceptKw("TABLETS"):
+		return p.showTablets()
 	case !full && p.acceptKw("CONSTRAINTS"):
 		p.expectKw("FROM")
 		return &ShowConstraints{Table: p.tableName()}

@@ -15,7 +15,10 @@ func (in *interp) builtin(name string) builtinFn {
 		}
 	}
 	switch name {
-	case "sql":
+	case "sql", "createMV":
+		// createMV (the framework's CreateMVAction) runs the statement and
+		// waits for its job; loadgw's CREATE MATERIALIZED VIEW is done
+		// when it returns.
 		return func(in *interp, args []value) (value, error) {
 			if len(args) != 1 {
 				return unknown{why: "sql arity"}, nil
