@@ -42,6 +42,7 @@ type preResolved struct {
 	keys     []preKey
 	applied  uint64 // the commits up to this sequence number were seen
 	external uint64 // the external write count then
+	found    []byte // the arena holding the current versions (oldVal, oldKey)
 }
 
 // preResolve resolves the keys of set against the store outside the serial
@@ -59,14 +60,20 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 			return nil
 		}
 	}
-	p := &preResolved{external: w.external.Load(), applied: w.applied.Load()}
 	g, err := newGroupWriter(w, rc, 0, partial, nil, nil)
 	if err != nil {
 		return nil
 	}
 	defer g.close()
+	p := newPreResolved()
+	p.external, p.applied = w.external.Load(), w.applied.Load()
 	g.table = &w.keys
-	p.ents = sortedRows(set)
+	g.found = p.found
+	defer func() { p.found = g.found }()
+	p.ents = sortedRowsInto(p.ents, set)
+	if cap(p.keys) < len(p.ents) {
+		p.keys = make([]preKey, 0, len(p.ents)) // at most one per row
+	}
 	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
 		oldVal, oldKey, pending := g.current(prefix, nil)
 		if pending {
@@ -85,7 +92,15 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 // sortedRows returns the rows of set sorted by key, each key's rows in
 // input order.
 func sortedRows(set *encodedRows) []encodedRow {
-	ents := make([]encodedRow, set.len())
+	return sortedRowsInto(nil, set)
+}
+
+// sortedRowsInto is sortedRows reusing the slice ents.
+func sortedRowsInto(ents []encodedRow, set *encodedRows) []encodedRow {
+	if cap(ents) < set.len() {
+		ents = make([]encodedRow, set.len())
+	}
+	ents = ents[:set.len()]
 	for i := range ents {
 		ents[i] = set.row(i)
 	}
