@@ -33,6 +33,9 @@ import (
 type preKey struct {
 	oldVal, oldKey, val []byte
 	ok                  bool // resolved without an error
+	// e is the key's entry in the key table then (nil: none), so the
+	// serial section need not hash the key again while e is reachable.
+	e *keyState
 }
 
 // preResolved is a commit's keys resolved outside the serial section: the
@@ -79,11 +82,11 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 		if pending {
 			// A pending commit wrote the key: the serial section resolves
 			// it again in any case (its sequence number is above applied).
-			p.keys = append(p.keys, preKey{})
+			p.keys = append(p.keys, preKey{e: g.seen})
 			return nil
 		}
 		val, err := g.resolve(prefix, vals, masks, oldVal)
-		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil})
+		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil, e: g.seen})
 		return nil
 	})
 	return p

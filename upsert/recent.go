@@ -110,6 +110,17 @@ func (t *keyTable) lookup(p []byte) *keyState {
 	return nil
 }
 
+// reachable returns e when the table still finds it (its generation is
+// the current or the older one: then it is the key's only entry, and
+// lookup would return it), else nil. REQUIRES: the Writer's mu or t.mu
+// held.
+func (t *keyTable) reachable(e *keyState) *keyState {
+	if e != nil && (e.gen == t.cur.id || e.gen == t.old.id) {
+		return e
+	}
+	return nil
+}
+
 // written returns the version the store holds for the key of e, if e
 // knows it. REQUIRES: the Writer's mu or t.mu held.
 func (t *keyTable) written(e *keyState) (key, val []byte, ok bool) {

@@ -363,9 +363,16 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 	i := 0
 	err = eachKey(ents, func(prefix []byte, vals, masks [][]byte) error {
 		defer func() { i++ }()
-		var e *keyState // the key's entry: one lookup per key
+		var e *keyState // the key's entry: one lookup per key at most
 		if g.w != nil {
-			e = w.keys.lookup(prefix)
+			if pre != nil {
+				// The entry the resolution before found, while the table
+				// still holds it; a key it found none for may have one now.
+				e = w.keys.reachable(pre.keys[i].e)
+			}
+			if e == nil {
+				e = w.keys.lookup(prefix)
+			}
 		}
 		if pre != nil && pre.keys[i].ok && !w.stale(pre, e) {
 			w.preKept.Add(1)
