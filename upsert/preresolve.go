@@ -63,13 +63,16 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 			return nil
 		}
 	}
+	// Read before the iterator opens (newGroupWriter): it then holds at
+	// least the commits up to applied.
+	external, applied := w.external.Load(), w.applied.Load()
 	g, err := newGroupWriter(w, rc, 0, partial, nil, nil)
 	if err != nil {
 		return nil
 	}
 	defer g.close()
 	p := newPreResolved()
-	p.external, p.applied = w.external.Load(), w.applied.Load()
+	p.external, p.applied = external, applied
 	g.table = &w.keys
 	g.found = p.found
 	defer func() { p.found = g.found }()
