@@ -51,6 +51,12 @@ const maxPooledRefs = 1 << 16
 // REQUIRES: nothing refers to e's rows any more (its commit is done: the
 // batch, the key table and the change records hold copies).
 func (e *encodedRows) release() {
+	if e.bytes > groupMaxBytes {
+		// A large commit's chunks (up to its whole input) would stay
+		// pinned in the pool until two collections pass.
+		*e = encodedRows{}
+		return
+	}
 	for _, ch := range e.chunks {
 		if c := chunkClass(cap(ch)); c >= 0 {
 			ch = ch[:0]
