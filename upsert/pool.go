@@ -40,7 +40,7 @@ func getChunk(size int) []byte {
 	return make([]byte, 0, size)
 }
 
-// refPools holds the rows' index slices (encodedRows.ents).
+// refPool holds the rows' index slices (encodedRows.ents).
 var refPool sync.Pool // *[]encodedRef
 
 // maxPooledRefs bounds the index a pooled slice keeps: the index of a large
