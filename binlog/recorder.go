@@ -68,8 +68,8 @@ func (r *Recorder) add(op Op, keyPrefix, after, before []byte) error {
 	if len(r.blk) == 0 {
 		if r.blk == nil {
 			// Sized for a full block: growing it by doubling would copy
-			// it four times over.
-			r.blk = make([]byte, 0, blockBytes+blockBytes/4)
+			// it four times over. Reused across commits (Release).
+			r.blk = getBlockBuf()
 		}
 		r.blk = startBlock(r.blk)
 		r.first = r.lsn

@@ -92,8 +92,10 @@ type groupWriter struct {
 	// all (a commit of at most groupMaxBytes).
 	found []byte
 	// table, when set, is the key table a resolution outside the serial
-	// section reads written versions from before the store.
+	// section reads written versions from before the store; seen is the
+	// entry the last current call found there (nil: none).
 	table *keyTable
+	seen  *keyState
 }
 
 // usePending makes g read the versions of pending commits first and
@@ -165,6 +167,7 @@ func (g *groupWriter) current(prefix []byte, e *keyState) (oldVal, oldKey []byte
 	case g.table != nil:
 		g.table.mu.Lock()
 		e := g.table.lookup(prefix)
+		g.seen = e
 		pending = e != nil && e.g != nil
 		k, v, ok := g.table.written(e)
 		g.table.mu.Unlock()

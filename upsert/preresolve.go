@@ -33,6 +33,9 @@ import (
 type preKey struct {
 	oldVal, oldKey, val []byte
 	ok                  bool // resolved without an error
+	// e is the key's entry in the key table then (nil: none), so the
+	// serial section need not hash the key again while e is reachable.
+	e *keyState
 }
 
 // preResolved is a commit's keys resolved outside the serial section: the
@@ -42,6 +45,7 @@ type preResolved struct {
 	keys     []preKey
 	applied  uint64 // the commits up to this sequence number were seen
 	external uint64 // the external write count then
+	found    []byte // the arena holding the current versions (oldVal, oldKey)
 }
 
 // preResolve resolves the keys of set against the store outside the serial
@@ -59,24 +63,33 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 			return nil
 		}
 	}
-	p := &preResolved{external: w.external.Load(), applied: w.applied.Load()}
+	// Read before the iterator opens (newGroupWriter): it then holds at
+	// least the commits up to applied.
+	external, applied := w.external.Load(), w.applied.Load()
 	g, err := newGroupWriter(w, rc, 0, partial, nil, nil)
 	if err != nil {
 		return nil
 	}
 	defer g.close()
+	p := newPreResolved()
+	p.external, p.applied = external, applied
 	g.table = &w.keys
-	p.ents = sortedRows(set)
+	g.found = p.found
+	defer func() { p.found = g.found }()
+	p.ents = sortedRowsInto(p.ents, set)
+	if cap(p.keys) < len(p.ents) {
+		p.keys = make([]preKey, 0, len(p.ents)) // at most one per row
+	}
 	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
 		oldVal, oldKey, pending := g.current(prefix, nil)
 		if pending {
 			// A pending commit wrote the key: the serial section resolves
 			// it again in any case (its sequence number is above applied).
-			p.keys = append(p.keys, preKey{})
+			p.keys = append(p.keys, preKey{e: g.seen})
 			return nil
 		}
 		val, err := g.resolve(prefix, vals, masks, oldVal)
-		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil})
+		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil, e: g.seen})
 		return nil
 	})
 	return p
@@ -85,7 +98,15 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 // sortedRows returns the rows of set sorted by key, each key's rows in
 // input order.
 func sortedRows(set *encodedRows) []encodedRow {
-	ents := make([]encodedRow, set.len())
+	return sortedRowsInto(nil, set)
+}
+
+// sortedRowsInto is sortedRows reusing the slice ents.
+func sortedRowsInto(ents []encodedRow, set *encodedRows) []encodedRow {
+	if cap(ents) < set.len() {
+		ents = make([]encodedRow, set.len())
+	}
+	ents = ents[:set.len()]
 	for i := range ents {
 		ents[i] = set.row(i)
 	}

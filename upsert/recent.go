@@ -34,11 +34,16 @@ import (
 // epoch does not touch the sequence numbers: conflict detection stays
 // exact.
 //
-// The table keeps two generations (maps of entries). Writes go to the
-// current one; a key found in the older one moves to the current one when
-// written again. The current one rotates when it holds lastWriteKeys keys
-// or half of recentBytes; the oldest is dropped then, its pending entries
+// The table keeps two generations of entries in one map: every entry
+// carries the generation it was last written in. Writes go to the current
+// one; a key of the older one moves to the current one when written again
+// (its tag changes; the map does not). The current one rotates when it
+// holds lastWriteKeys keys or half of recentBytes; the entries of the
+// oldest are dropped then (one pass over the map), its pending entries
 // carried into the new one (a pending version must always be found).
+// (Two maps, one per generation, cost a failed lookup in the newer one and
+// an insert into it for every key written again from the older one: most
+// keys, when connectors cycle through more keys than a generation holds.)
 // Sequence numbers of dropped entries are forgotten: floor is the highest
 // sequence number a dropped entry may carry, and a resolution that saw
 // fewer commits than floor is redone entirely.
@@ -79,7 +84,7 @@ type keyState struct {
 // keyGen is one generation of the key table.
 type keyGen struct {
 	id      uint64
-	m       map[string]*keyState
+	keys    int // entries tagged with this generation
 	bytes   int
 	pending int // entries of this generation with a pending version
 }
@@ -87,6 +92,7 @@ type keyGen struct {
 // keyTable is the per-key state of grouped commits (see the comment above).
 type keyTable struct {
 	mu       sync.Mutex
+	m        map[string]*keyState // the entries of both generations
 	cur, old keyGen
 	nextGen  uint64
 	epoch    atomic.Uint64 // moves under mu alone (forget)
@@ -101,10 +107,15 @@ type keyTable struct {
 // lookup returns the entry of the key with row key prefix p, or nil.
 // REQUIRES: the Writer's mu or t.mu held.
 func (t *keyTable) lookup(p []byte) *keyState {
-	if e, ok := t.cur.m[string(p)]; ok {
-		return e
-	}
-	if e, ok := t.old.m[string(p)]; ok {
+	return t.m[string(p)]
+}
+
+// reachable returns e when the table still finds it (its generation is
+// the current or the older one: then it is the key's only entry, and
+// lookup would return it), else nil. REQUIRES: the Writer's mu or t.mu
+// held.
+func (t *keyTable) reachable(e *keyState) *keyState {
+	if e != nil && (e.gen == t.cur.id || e.gen == t.old.id) {
 		return e
 	}
 	return nil
@@ -146,15 +157,24 @@ func (t *keyTable) pendingOf(id uint64) *int {
 // the key's entry. REQUIRES: the Writer's mu and t.mu held.
 func (t *keyTable) record(seq uint64, g *pendingGroup, pw *pendingWrite) *keyState {
 	size := len(pw.prefix) + len(pw.key) + len(pw.val) + entryBytes
-	if t.cur.m == nil || len(t.cur.m) >= lastWriteKeys || t.cur.bytes+size > recentBytes/2 {
+	if t.m == nil || t.cur.keys >= lastWriteKeys || t.cur.bytes+size > recentBytes/2 {
 		t.rotate(seq)
 	}
 	e := pw.e
-	if e == nil {
+	switch {
+	case e == nil:
 		e = &keyState{k: string(pw.prefix)}
-		t.cur.m[e.k] = e
-	} else if e.gen != t.cur.id {
-		t.cur.m[e.k] = e // from the older generation (or a dropped one)
+		t.m[e.k] = e
+		t.cur.keys++
+	case e.gen == t.old.id:
+		t.old.keys-- // moves to the current generation
+		t.cur.keys++
+	case e.gen != t.cur.id:
+		// Dropped by a rotation this commit's own writes caused after
+		// its lookups: no other entry of the key was made since (a
+		// commit writes a key once).
+		t.m[e.k] = e
+		t.cur.keys++
 	}
 	if e.g != nil {
 		*t.pendingOf(e.gen)--
@@ -165,23 +185,29 @@ func (t *keyTable) record(seq uint64, g *pendingGroup, pw *pendingWrite) *keySta
 	return e
 }
 
-// rotate starts a new generation, drops the oldest and carries its pending
-// entries over. Commit seq is recording. REQUIRES: the Writer's mu and t.mu
-// held.
+// rotate starts a new generation, drops the entries of the oldest and
+// carries its pending entries over. Commit seq is recording. REQUIRES: the
+// Writer's mu and t.mu held.
 func (t *keyTable) rotate(seq uint64) {
 	dropped := t.old
 	t.old = t.cur
 	t.nextGen++
-	// Made as large as the last one grew, so filling it does not rehash it
-	// again and again.
-	t.cur = keyGen{id: t.nextGen, m: make(map[string]*keyState, len(t.old.m))}
-	if dropped.pending > 0 {
-		for k, e := range dropped.m {
-			if e.g != nil && e.gen == dropped.id {
-				t.cur.m[k] = e
-				e.gen = t.cur.id
-				t.cur.pending++
+	t.cur = keyGen{id: t.nextGen}
+	if t.m == nil {
+		t.m = make(map[string]*keyState)
+	}
+	if dropped.keys > 0 {
+		for k, e := range t.m {
+			if e.gen != dropped.id {
+				continue
 			}
+			if e.g != nil {
+				e.gen = t.cur.id
+				t.cur.keys++
+				t.cur.pending++
+				continue
+			}
+			delete(t.m, k) // its gen stays the dropped one: unreachable
 		}
 	}
 	// The dropped generation held writes of commits up to the last

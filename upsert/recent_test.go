@@ -170,6 +170,10 @@ func TestStaleResolution(t *testing.T) {
 		{"written again", 1 << 16, [][]int64{{1}}, 0},
 		{"written again, entry dropped", 1, [][]int64{{1}, {2}, {3}, {4}}, 0},
 		{"other keys written", 1 << 16, [][]int64{{2}}, 1},
+		// The resolution found key 1's entry; it is dropped (two
+		// rotations), then key 1 is written again under a new entry: the
+		// serial section must not take the dropped one (reachable).
+		{"entry found, dropped, key written again", 1, [][]int64{{2}, {3}, {1}}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := lastWriteKeys
@@ -178,6 +182,11 @@ func TestStaleResolution(t *testing.T) {
 			w, _ := newTestWriter(t, t.TempDir())
 			rc := catalog.NewRowCodec(mowTable())
 			if _, err := w.Commit(Rows{Codec: rc, Rows: kv(1, 1, 2, 3, 4)}); err != nil {
+				t.Fatal(err)
+			}
+			// Key 1 again, so it has an entry when the resolution runs
+			// (with one key per generation the first commit's is gone).
+			if _, err := w.Commit(Rows{Codec: rc, Rows: kv(1, 1)}); err != nil {
 				t.Fatal(err)
 			}
 			var set encodedRows

@@ -107,6 +107,7 @@ func (s *Stager) spillMemory() error {
 	s.spilled = true
 	mem := s.mem
 	s.mem = encodedRows{}
+	defer mem.release() // the spilled batches hold copies
 	for i := 0; i < mem.len(); i++ {
 		e := mem.row(i)
 		if err := s.spill(e.key, e.val, e.mask); err != nil {
@@ -251,7 +252,7 @@ func (s *Stager) Discard() error {
 		s.b.Close()
 		s.b = nil
 	}
-	s.mem = encodedRows{}
+	s.mem.release()
 	if !s.spilled {
 		return nil
 	}
@@ -277,6 +278,7 @@ func dropStagedIn(b *storage.Batch, txnID int64) {
 // atomically with the rows.
 func (s *Stager) Commit(extra func(b *storage.Batch, tso uint64) error) (Result, error) {
 	if !s.spilled {
+		defer s.mem.release() // the commit is done with the rows
 		return s.w.commitEncoded(s.rc, &s.mem, extra, s.partial)
 	}
 	if err := s.flush(); err != nil {

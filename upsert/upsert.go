@@ -148,6 +148,7 @@ func (w *Writer) Commit(in Rows) (Result, error) {
 	for _, row := range in.Rows {
 		set.add(in.Codec, row, mask)
 	}
+	defer set.release()
 	return w.commitEncoded(in.Codec, &set, in.Extra, in.Partial)
 }
 
@@ -184,7 +185,7 @@ func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value, mask []byte) 
 		if n := len(e.chunks); n > 0 {
 			size = min(arenaChunk, 2*cap(e.chunks[n-1]))
 		}
-		e.chunks = append(e.chunks, make([]byte, 0, size))
+		e.chunks = append(e.chunks, getChunk(size))
 	}
 	ci := len(e.chunks) - 1
 	c := e.chunks[ci]
@@ -195,6 +196,9 @@ func (e *encodedRows) add(rc *catalog.RowCodec, row []types.Value, mask []byte) 
 	end := len(c)
 	c = append(c, mask...)
 	e.chunks[ci] = c // a reallocated chunk holds every row of the old one too
+	if e.ents == nil {
+		e.ents = newRefs()
+	}
 	e.ents = append(e.ents, encodedRef{chunk: uint32(ci), off: uint32(start), klen: uint32(mid - start), vlen: uint32(end - mid), mlen: uint32(len(mask))})
 	e.bytes += len(c) - start + 20
 }
@@ -229,6 +233,7 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 		return w.commitAlone(rc, set, extra, partial)
 	}
 	pre := w.preResolve(rc, set, partial)
+	defer pre.release()
 	ts, n, g, leader, err := w.enter(rc, set, extra, partial, pre)
 	if err != nil {
 		return Result{}, err
@@ -250,6 +255,7 @@ func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 		return 0, 0, nil, false, err
 	}
 	g, leader = w.join(b, ts, written)
+	putWritten(written)
 	g.records += w.built
 	return ts, n, g, leader, nil
 }
@@ -287,6 +293,7 @@ func (w *Writer) buildAt(ts uint64, rc *catalog.RowCodec, set *encodedRows, extr
 	w.built = 0
 	if rc.Table().Keys == catalog.DupKeys {
 		r := binlog.NewRecorder(rc, ts, batchKV{rec})
+		defer r.Release() // after its last Flush: the batch holds copies
 		if n, err = appendDup(batchKV{b}, r, set, ts); err != nil {
 			return 0, nil, 0, nil, err
 		}
@@ -346,15 +353,26 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 		return 0, nil, err
 	}
 	defer g.close()
+	defer g.rec.Release() // after its last Flush: the batch holds copies
 	if grouped {
 		g.usePending(w)
+		if g.w != nil {
+			g.written = newWritten(len(ents))
+		}
 	}
 	i := 0
 	err = eachKey(ents, func(prefix []byte, vals, masks [][]byte) error {
 		defer func() { i++ }()
-		var e *keyState // the key's entry: one lookup per key
+		var e *keyState // the key's entry: one lookup per key at most
 		if g.w != nil {
-			e = w.keys.lookup(prefix)
+			if pre != nil {
+				// The entry the resolution before found, while the table
+				// still holds it; a key it found none for may have one now.
+				e = w.keys.reachable(pre.keys[i].e)
+			}
+			if e == nil {
+				e = w.keys.lookup(prefix)
+			}
 		}
 		if pre != nil && pre.keys[i].ok && !w.stale(pre, e) {
 			w.preKept.Add(1)
