@@ -177,7 +177,7 @@ func openParquet(fb *fileBody, names []string, loc *time.Location) (*parquetSour
 	if err := checkParquetFooter(fb.r, fb.size); err != nil {
 		return nil, err
 	}
-	f, err := parquet.OpenFile(fb.r, fb.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	f, err := openPQFile(fb)
 	if err != nil {
 		return nil, corruptParquet("Failed to open the parquet file: %v", err)
 	}
@@ -205,6 +205,17 @@ func openParquet(fb *fileBody, names []string, loc *time.Location) (*parquetSour
 		}
 	}
 	return s, nil
+}
+
+// openPQFile opens the file with the library, which panics on some
+// corrupt schemas: a bad body is the client's fault, never the process's.
+func openPQFile(fb *fileBody) (f *parquet.File, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, fmt.Errorf("%v", p)
+		}
+	}()
+	return parquet.OpenFile(fb.r, fb.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 }
 
 const pqBatchRows = 256

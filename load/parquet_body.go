@@ -9,7 +9,7 @@ import (
 
 // pqMemBody is how much of a Parquet or other whole-file body a load keeps
 // in memory; a larger one goes to a temporary file in the spill directory.
-const pqMemBody = 32 << 20
+var pqMemBody int64 = 32 << 20
 
 // fileBody is a whole load body readable at any offset (Parquet reads its
 // footer first): in memory when small, else in a temporary file.

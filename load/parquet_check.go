@@ -390,7 +390,7 @@ func checkDecompressed(r io.ReaderAt, off, n, want int64, codec format.Compressi
 		}
 		dec = zr
 	case format.Zstd:
-		zr, err := zstd.NewReader(sec, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(want)+1))
+		zr, err := zstd.NewReader(sec, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(max(uint64(want)+1, 128<<20)))
 		if err != nil {
 			return err
 		}

@@ -309,6 +309,8 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 		src, err = newJSONSource(in.Body, in.Params, m, maxLine, in.MaxJSONBodyBytes)
 	case FormatParquet:
 		src, err = newParquetSource(in.Body, in.SpillDir, m.Inputs(), in.Loc)
+	case FormatHiveText:
+		src, err = newHiveTextSource(in.Body, in.Params, len(m.Inputs()), maxLine)
 	default:
 		src, err = newCSVSource(in.Body, in.Params, len(m.Inputs()), maxLine)
 	}

@@ -1,0 +1,195 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"net/http"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"loadgw/catalog"
+	"loadgw/types"
+)
+
+// pqTable is `k INT NOT NULL, v STRING, a ARRAY<INT>, ts DATETIME(6)`.
+var pqTable = &catalog.Table{Name: "t", Keys: catalog.DupKeys, Columns: []*catalog.Column{
+	{Name: "k", Type: types.Type{Kind: types.Int}, IsKey: true},
+	{Name: "v", Type: types.Type{Kind: types.String}, Nullable: true},
+	{Name: "a", Type: mustType("ARRAY<INT>"), Nullable: true},
+	{Name: "ts", Type: types.Type{Kind: types.DateTime, Scale: 6}, Nullable: true},
+}}
+
+func mustType(s string) types.Type {
+	t, err := types.ParseTypeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+type pqTestRow struct {
+	K  int32     `parquet:"K"`
+	V  *string   `parquet:"v,optional"`
+	A  []int32   `parquet:"a,list"`
+	TS time.Time `parquet:"ts,timestamp(microsecond)"`
+}
+
+// pqTestFile writes n rows with parquet-go.
+func pqTestFile(t testing.TB, n int, opts ...parquet.WriterOption) []byte {
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[pqTestRow](&buf, opts...)
+	for i := 0; i < n; i++ {
+		v := strings.Repeat("x", i%5)
+		r := pqTestRow{K: int32(i), A: []int32{int32(i), int32(i + 1)}, TS: time.Unix(int64(i), 0).UTC()}
+		if i%3 != 0 {
+			r.V = &v
+		}
+		if _, err := w.Write([]pqTestRow{r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func readParquet(t testing.TB, body []byte, spillDir string) (*Outcome, error) {
+	return readParquetCtx(context.Background(), t, body, spillDir)
+}
+
+func readParquetCtx(ctx context.Context, t testing.TB, body []byte, spillDir string) (*Outcome, error) {
+	h := http.Header{}
+	h.Set("format", "parquet")
+	p, err := ParseParams(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Read(ctx, Input{Table: pqTable, Params: p, Body: bytes.NewReader(body), Now: time.Unix(0, 0), Loc: time.UTC, SpillDir: spillDir})
+}
+
+// TestParquetSpilledBody reads a body larger than the in-memory bound from
+// a temporary file, which the load removes.
+func TestParquetSpilledBody(t *testing.T) {
+	old := pqMemBody
+	pqMemBody = 1 << 10
+	defer func() { pqMemBody = old }()
+	body := pqTestFile(t, 3000, parquet.MaxRowsPerRowGroup(700))
+	if int64(len(body)) <= pqMemBody {
+		t.Fatalf("body of %d bytes is not larger than %d", len(body), pqMemBody)
+	}
+	dir := t.TempDir()
+	o, err := readParquet(t, body, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Total != 3000 || o.Loaded() != 3000 {
+		t.Fatalf("total %d loaded %d", o.Total, o.Loaded())
+	}
+	r := o.Rows[2999]
+	if r[0].I != 2999 || r[1].S != "xxxx" || types.Format(r[3], time.UTC) != "1970-01-01 00:49:59.000000" {
+		t.Fatalf("last row %v", r)
+	}
+	if got := types.Format(r[2], time.UTC); got != "[2999, 3000]" {
+		t.Fatalf("array %s", got)
+	}
+	if !o.Rows[0][1].IsNull() || o.Rows[1][1].S != "x" {
+		t.Fatalf("v of rows 0 and 1: %v %v", o.Rows[0][1], o.Rows[1][1])
+	}
+	left, _ := os.ReadDir(dir)
+	if len(left) != 0 {
+		t.Fatalf("the body file was left behind: %v", left)
+	}
+}
+
+// parquetWithFooter is a file whose footer is meta.
+func parquetWithFooter(meta []byte) []byte {
+	b := append([]byte("PAR1"), meta...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(meta)))
+	return append(b, "PAR1"...)
+}
+
+// TestParquetHostileFooter sends footers that declare far more than they
+// hold: each fails with Doris's CORRUPTION code without allocating what it
+// declares.
+func TestParquetHostileFooter(t *testing.T) {
+	for name, meta := range map[string][]byte{
+		// version 1, then a schema list of 2^30 structs and nothing more
+		"list": {0x15, 0x02, 0x19, 0xfc, 0x80, 0x80, 0x80, 0x80, 0x04},
+		// version 1, then created_by (field 6) of 2^31-1 bytes
+		"binary": {0x15, 0x02, 0x48, 0xff, 0xff, 0xff, 0xff, 0x07},
+		// structs nested 10,000 deep
+		"deep": append([]byte{0x15, 0x02}, bytes.Repeat([]byte{0x1c}, 10000)...),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := readParquet(t, parquetWithFooter(meta), "")
+			runtime.ReadMemStats(&after)
+			le, ok := err.(*Error)
+			if !ok || le.Code != CodeCorruption {
+				t.Fatalf("got %v, want a CORRUPTION error", err)
+			}
+			if d := after.TotalAlloc - before.TotalAlloc; d > 16<<20 {
+				t.Fatalf("allocated %d bytes", d)
+			}
+		})
+	}
+}
+
+// TestParquetCodecs reads files written with each codec.
+func TestParquetCodecs(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		codec parquet.WriterOption
+	}{
+		{"none", parquet.Compression(&parquet.Uncompressed)},
+		{"snappy", parquet.Compression(&parquet.Snappy)},
+		{"gzip", parquet.Compression(&parquet.Gzip)},
+		{"zstd", parquet.Compression(&parquet.Zstd)},
+		{"lz4raw", parquet.Compression(&parquet.Lz4Raw)},
+		{"brotli", parquet.Compression(&parquet.Brotli)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, err := readParquet(t, pqTestFile(t, 100, c.codec), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Loaded() != 100 {
+				t.Fatalf("loaded %d", o.Loaded())
+			}
+		})
+	}
+}
+
+// FuzzParquetBody reads hostile Parquet bodies: a load may fail, never
+// crash, and never allocates more than a bounded amount.
+func FuzzParquetBody(f *testing.F) {
+	f.Add(pqTestFile(f, 5))
+	f.Add(pqTestFile(f, 20, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(7)))
+	f.Add(pqTestFile(f, 20, parquet.Compression(&parquet.Zstd)))
+	f.Add(pqTestFile(f, 20, parquet.Compression(&parquet.Gzip)))
+	f.Add(parquetWithFooter([]byte{0x15, 0x02, 0x19, 0x1c, 0x00}))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		// A few bytes of RLE declare millions of NULLs: the load's
+		// timeout bounds that work, as it bounds any load.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		o, err := readParquetCtx(ctx, t, body, t.TempDir())
+		runtime.ReadMemStats(&after)
+		if err == nil && o.Total < 0 {
+			t.Fatal("negative total")
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 2<<30 {
+			t.Fatalf("a %d-byte body allocated %d bytes", len(body), d)
+		}
+	})
+}
