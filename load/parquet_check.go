@@ -210,8 +210,11 @@ func (s *thriftSkim) value(typ byte, depth int) error {
 	return nil
 }
 
-// CodeCorruption is Doris's Status::Corruption.
-const CodeCorruption = "CORRUPTION"
+// Doris's Status::Corruption and Status::IOError codes.
+const (
+	CodeCorruption = "CORRUPTION"
+	CodeIOError    = "IO_ERROR"
+)
 
 // corruptParquet is a Parquet body Doris's reader refuses.
 func corruptParquet(format string, args ...any) error {
@@ -256,7 +259,8 @@ func checkParquetFooter(r io.ReaderAt, size int64) error {
 	schema := int64(0)
 	s := &thriftSkim{b: buf}
 	if err := s.structure(0); err != nil {
-		return corruptParquet("Couldn't deserialize thrift msg: %v", err)
+		// Doris's deserialize_thrift_msg.
+		return &Error{Code: CodeInternalError, Client: true, Msg: "Couldn't deserialize thrift msg:\n" + err.Error()}
 	}
 	// FileMetaData field 2 is the schema list; count its elements with a
 	// second, shallow pass over the list header.
@@ -341,7 +345,8 @@ func checkChunkPages(r io.ReaderAt, start, stop int64, codec format.CompressionC
 				break
 			}
 			if !errors.Is(err, errThriftShort) || n < want {
-				return 0, corruptParquet("Failed to deserialize parquet page header. offset: %d, header size: %d, end offset: %d, real header size: %d", pos, n, stop, n)
+				// Doris's PageReader::parse_page_header.
+				return 0, &Error{Code: CodeIOError, Client: true, Msg: fmt.Sprintf("Failed to deserialize parquet page header. offset: %d, header size: %d, end offset: %d, real header size: %d", pos, n, stop, n)}
 			}
 		}
 		switch {

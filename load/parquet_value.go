@@ -114,7 +114,10 @@ func (c *pqConv) appendText(dst []byte, v parquet.Value, loc *time.Location, nes
 			return dst, false
 		}
 		t := time.Unix(v.Int64()*86400, 0).UTC()
-		return quoted(dst, nested, func(b []byte) []byte { return t.AppendFormat(b, "2006-01-02") }), true
+		if t.Year() < 0 || t.Year() > 9999 {
+			return dst, false
+		}
+		return quoted(dst, nested, func(b []byte) []byte { return appendDate(b, t) }), true
 	case pqTimestamp:
 		var sec, micros int64
 		switch v.Kind() {
@@ -139,9 +142,17 @@ func (c *pqConv) appendText(dst []byte, v parquet.Value, loc *time.Location, nes
 			return dst, false
 		}
 		return quoted(dst, nested, func(b []byte) []byte {
-			b = t.AppendFormat(b, "2006-01-02 15:04:05")
+			b = appendDate(b, t)
+			h, mi, sec := t.Clock()
+			b = append(b, ' ')
+			b = appendPadded(b, int64(h), 2)
+			b = append(b, ':')
+			b = appendPadded(b, int64(mi), 2)
+			b = append(b, ':')
+			b = appendPadded(b, int64(sec), 2)
 			if micros != 0 {
-				b = t.AppendFormat(b, ".000000")
+				b = append(b, '.')
+				b = appendPadded(b, micros, 6)
 			}
 			return b
 		}), true
@@ -221,12 +232,29 @@ func appendQuoted(dst, s []byte) []byte {
 	return append(dst, '"')
 }
 
+// appendPadded writes n >= 0 with at least width digits.
 func appendPadded(dst []byte, n int64, width int) []byte {
-	s := strconv.AppendInt(nil, n, 10)
-	for i := len(s); i < width; i++ {
-		dst = append(dst, '0')
+	var buf [20]byte
+	i := len(buf)
+	for n >= 10 || width > 1 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+		width--
 	}
-	return append(dst, s...)
+	i--
+	buf[i] = byte('0' + n)
+	return append(dst, buf[i:]...)
+}
+
+// appendDate writes t's date as YYYY-MM-DD.
+func appendDate(b []byte, t time.Time) []byte {
+	y, m, d := t.Date()
+	b = appendPadded(b, int64(y), 4)
+	b = append(b, '-')
+	b = appendPadded(b, int64(m), 2)
+	b = append(b, '-')
+	return appendPadded(b, int64(d), 2)
 }
 
 // appendFloat writes f in the shortest form that reads back as the same
