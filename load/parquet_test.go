@@ -192,3 +192,49 @@ func FuzzParquetBody(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParquetRead reads a 100,000-row file of loadbench's shape
+// (BIGINT, INT, VARCHAR, DATETIME) into table rows, without a store.
+func BenchmarkParquetRead(b *testing.B) {
+	type row struct {
+		K  int64     `parquet:"k"`
+		V1 int32     `parquet:"v1"`
+		V2 string    `parquet:"v2"`
+		TS time.Time `parquet:"ts,timestamp(microsecond)"`
+	}
+	const n = 100_000
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[row](&buf, parquet.Compression(&parquet.Snappy))
+	rows := make([]row, n)
+	for i := range rows {
+		rows[i] = row{K: 1e12 + int64(i), V1: int32(i * 7919 % 1000000), V2: "some text of 20 chs", TS: time.Unix(1796032800, 0)}
+	}
+	if _, err := w.Write(rows); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	table := &catalog.Table{Name: "t", Keys: catalog.DupKeys, Columns: []*catalog.Column{
+		{Name: "k", Type: types.Type{Kind: types.BigInt}, IsKey: true, Nullable: true},
+		{Name: "v1", Type: types.Type{Kind: types.Int}, Nullable: true},
+		{Name: "v2", Type: types.Type{Kind: types.Varchar, Len: 32}, Nullable: true},
+		{Name: "ts", Type: types.Type{Kind: types.DateTime}, Nullable: true},
+	}}
+	h := http.Header{}
+	h.Set("format", "parquet")
+	p, err := ParseParams(h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		o, err := Read(context.Background(), Input{Table: table, Params: p, Body: bytes.NewReader(buf.Bytes()), Now: time.Unix(0, 0), Loc: time.UTC,
+			Sink: func([]types.Value, []bool) error { return nil }})
+		if err != nil || o.Loaded() != n {
+			b.Fatal(err, o)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
