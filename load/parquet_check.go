@@ -115,6 +115,9 @@ func (s *thriftSkim) structure(depth int) error {
 		s.path[depth] = id
 		switch typ {
 		case 1, 2: // booleans carry their value in the type
+			if s.visit != nil {
+				s.visit(s.path[:depth+1], int64(2-typ))
+			}
 		case 4, 5, 6:
 			v, err := s.uvarint()
 			if err != nil {
@@ -317,6 +320,7 @@ func checkChunkPages(r io.ReaderAt, start, stop int64, codec format.CompressionC
 			typ, uncomp, comp, values int64
 			hlen                      int
 			v2Levels                  int64
+			v2Plain                   bool // a v2 page with is_compressed false
 		)
 		for want := int64(256); ; want *= 4 {
 			n := min(want, stop-pos, pqMaxHeader)
@@ -324,7 +328,7 @@ func checkChunkPages(r io.ReaderAt, start, stop int64, codec format.CompressionC
 			if _, err := r.ReadAt(hdr, pos); err != nil && err != io.EOF {
 				return 0, fmt.Errorf("cannot read a parquet page header: %w", err)
 			}
-			typ, uncomp, comp, values, v2Levels = -1, -1, -1, 0, 0
+			typ, uncomp, comp, values, v2Levels, v2Plain = -1, -1, -1, 0, 0, false
 			s := &thriftSkim{b: hdr, visit: func(path []int16, v int64) {
 				switch {
 				case len(path) == 1 && path[0] == 1:
@@ -337,6 +341,8 @@ func checkChunkPages(r io.ReaderAt, start, stop int64, codec format.CompressionC
 					values = v
 				case len(path) == 2 && path[0] == 8 && (path[1] == 5 || path[1] == 6):
 					v2Levels += v
+				case len(path) == 2 && path[0] == 8 && path[1] == 7:
+					v2Plain = v == 0
 				}
 			}}
 			err := s.structure(0)
@@ -360,7 +366,7 @@ func checkChunkPages(r io.ReaderAt, start, stop int64, codec format.CompressionC
 			return 0, corruptParquet("Parquet page at %d declares %d bytes of levels in %d bytes", pos, v2Levels, comp)
 		}
 		data := pos + int64(hlen)
-		if codec != format.Uncompressed && (typ == int64(format.DataPage) || typ == int64(format.DictionaryPage) || typ == int64(format.DataPageV2)) {
+		if codec != format.Uncompressed && !v2Plain && (typ == int64(format.DataPage) || typ == int64(format.DictionaryPage) || typ == int64(format.DataPageV2)) {
 			if err := checkDecompressed(r, data+v2Levels, comp-v2Levels, uncomp-v2Levels, codec); err != nil {
 				return 0, corruptParquet("Parquet page at %d: %v", pos, err)
 			}

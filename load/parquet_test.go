@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"net/http"
 	"os"
 	"runtime"
@@ -142,7 +143,8 @@ func TestParquetHostileFooter(t *testing.T) {
 	}
 }
 
-// TestParquetCodecs reads files written with each codec.
+// TestParquetCodecs reads files written with each codec, in data pages
+// of both versions.
 func TestParquetCodecs(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -155,15 +157,17 @@ func TestParquetCodecs(t *testing.T) {
 		{"lz4raw", parquet.Compression(&parquet.Lz4Raw)},
 		{"brotli", parquet.Compression(&parquet.Brotli)},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			o, err := readParquet(t, pqTestFile(t, 100, c.codec), "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if o.Loaded() != 100 {
-				t.Fatalf("loaded %d", o.Loaded())
-			}
-		})
+		for _, v := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/v%d", c.name, v), func(t *testing.T) {
+				o, err := readParquet(t, pqTestFile(t, 100, c.codec, parquet.DataPageVersion(v)), "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if o.Loaded() != 100 {
+					t.Fatalf("loaded %d", o.Loaded())
+				}
+			})
+		}
 	}
 }
 
@@ -237,4 +241,41 @@ func BenchmarkParquetRead(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// TestParquetPageLargerThanDeclared lowers a gzip page's declared
+// uncompressed size: the page would decompress to more than it declares (a
+// decompression bomb looks the same), so the load fails before the library
+// allocates for it.
+func TestParquetPageLargerThanDeclared(t *testing.T) {
+	body := pqTestFile(t, 100, parquet.Compression(&parquet.Gzip), parquet.DataPageVersion(1))
+	f, err := parquet.OpenFile(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := f.Metadata().RowGroups[0].Columns[0].MetaData.DataPageOffset
+	h := body[pos:]
+	// PageHeader: field 1 (type, i32), then field 2 (uncompressed size).
+	if h[0] != 0x15 {
+		t.Fatalf("page header starts with %#x", h[0])
+	}
+	_, n := binary.Uvarint(h[1:])
+	i := 1 + n
+	if h[i] != 0x15 {
+		t.Fatalf("field 2 header %#x", h[i])
+	}
+	_, m := binary.Uvarint(h[i+1:])
+	if m < 2 {
+		t.Fatalf("uncompressed size takes %d bytes", m)
+	}
+	// zigzag(2) = 4, padded to the same length as a non-minimal varint.
+	h[i+1] = 0x84
+	for k := 2; k < m; k++ {
+		h[i+k] = 0x80
+	}
+	h[i+m] = 0x00
+	_, err = readParquet(t, body, "")
+	if err == nil || !strings.Contains(err.Error(), "decompresses to more than its declared 2 bytes") {
+		t.Fatalf("got %v", err)
+	}
 }
