@@ -60,7 +60,7 @@ func buildPQSchema(els []format.SchemaElement) (*pqNode, int, error) {
 		return nil, 0, corruptParquet("Parquet schema is empty")
 	}
 	b := &pqBuilder{els: els}
-	root, err := b.node(0, 0, 0, 0)
+	root, err := b.node(0, 0, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -76,7 +76,7 @@ type pqBuilder struct {
 	leaves int
 }
 
-func (b *pqBuilder) node(depth, parentDef, parentRep int, _ int) (*pqNode, error) {
+func (b *pqBuilder) node(depth, parentDef, parentRep int) (*pqNode, error) {
 	if depth > pqMaxDepth {
 		return nil, corruptParquet("Parquet schema nests deeper than %d", pqMaxDepth)
 	}
@@ -110,7 +110,7 @@ func (b *pqBuilder) node(depth, parentDef, parentRep int, _ int) (*pqNode, error
 		return nil, corruptParquet("Parquet schema group %s declares %d children", el.Name, nc)
 	}
 	for i := 0; i < int(nc); i++ {
-		c, err := b.node(depth+1, n.def, n.rep, i)
+		c, err := b.node(depth+1, n.def, n.rep)
 		if err != nil {
 			return nil, err
 		}

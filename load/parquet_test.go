@@ -231,6 +231,7 @@ func BenchmarkParquetRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.SetBytes(int64(buf.Len()))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
