@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 
+	"loadgw/catalog"
 	"loadgw/mapping"
 	"loadgw/types"
 )
@@ -150,22 +151,24 @@ type parquetSource struct {
 	batch  []parquet.Row
 	bn, bi int
 	inputs []*pqNode // per input column, its top-level field, or nil
-	names  []string
-	leaves [][]parquet.Value
-	pos    []int
-	loc    *time.Location
-	texts  textArena
-	out    []byte
-	raw    []byte
-	err    error
+	// targets are the nested column types the inputs feed directly, or nil.
+	targets []*types.Type
+	names   []string
+	leaves  [][]parquet.Value
+	pos     []int
+	loc     *time.Location
+	texts   textArena
+	out     []byte
+	raw     []byte
+	err     error
 }
 
-func newParquetSource(body io.Reader, spillDir string, names []string, loc *time.Location) (*parquetSource, error) {
+func newParquetSource(body io.Reader, spillDir string, t *catalog.Table, names []string, loc *time.Location) (*parquetSource, error) {
 	fb, err := bufferBody(body, spillDir, pqMemBody)
 	if err != nil {
 		return nil, err
 	}
-	s, err := openParquet(fb, names, loc)
+	s, err := openParquet(fb, t, names, loc)
 	if err != nil {
 		fb.close()
 		return nil, err
@@ -173,7 +176,7 @@ func newParquetSource(body io.Reader, spillDir string, names []string, loc *time
 	return s, nil
 }
 
-func openParquet(fb *fileBody, names []string, loc *time.Location) (*parquetSource, error) {
+func openParquet(fb *fileBody, t *catalog.Table, names []string, loc *time.Location) (*parquetSource, error) {
 	if err := checkParquetFooter(fb.r, fb.size); err != nil {
 		return nil, err
 	}
@@ -195,8 +198,12 @@ func openParquet(fb *fileBody, names []string, loc *time.Location) (*parquetSour
 		return nil, err
 	}
 	s := &parquetSource{body: fb, file: f, groups: f.RowGroups(), names: names, loc: loc,
-		inputs: make([]*pqNode, len(names)), leaves: make([][]parquet.Value, nleaves), pos: make([]int, nleaves)}
+		inputs: make([]*pqNode, len(names)), targets: make([]*types.Type, len(names)),
+		leaves: make([][]parquet.Value, nleaves), pos: make([]int, nleaves)}
 	for i, name := range names {
+		if c, _ := t.Column(name); c != nil && c.Type.Nested != nil {
+			s.targets[i] = &c.Type // a nested column fed directly: STRUCT fields match by name
+		}
 		for _, c := range root.children {
 			if strings.EqualFold(c.name, name) {
 				s.inputs[i] = c
@@ -283,7 +290,7 @@ func (s *parquetSource) next(dst []types.Value) (raw []byte, reason string, err 
 			continue
 		}
 		s.out = s.out[:0]
-		null := s.writeNode(n, false)
+		null := s.writeNode(n, false, s.targets[i])
 		if s.err != nil {
 			err := s.err
 			s.err = nil
@@ -338,8 +345,11 @@ func (s *parquetSource) fail() {
 }
 
 // writeNode appends the text of field n and tells whether it is NULL.
-// Nested values are written as Doris's text forms of ARRAY, MAP and STRUCT.
-func (s *parquetSource) writeNode(n *pqNode, nested bool) (null bool) {
+// Nested values are written as Doris's text forms of ARRAY, MAP and STRUCT;
+// tt, when known, is the type the value loads into, whose STRUCT fields
+// take the file's fields of the same name, ignoring case, as Doris's
+// StructColumnReader matches them (a field the file lacks is NULL).
+func (s *parquetSource) writeNode(n *pqNode, nested bool, tt *types.Type) (null bool) {
 	if s.err != nil {
 		return true
 	}
@@ -351,7 +361,7 @@ func (s *parquetSource) writeNode(n *pqNode, nested bool) (null bool) {
 	}
 	if n.repeated { // a bare repeated field is a list of its instances
 		s.out = append(s.out, '[')
-		s.each(n, func() { s.writeInstance(n, true) })
+		s.each(n, func() { s.writeInstance(n, true, elemType(tt, types.Array)) })
 		s.out = append(s.out, ']')
 		return false
 	}
@@ -369,7 +379,15 @@ func (s *parquetSource) writeNode(n *pqNode, nested bool) (null bool) {
 			return true
 		}
 	}
-	return s.writeInstance(n, nested)
+	return s.writeInstance(n, nested, tt)
+}
+
+// elemType is the element type of tt when tt is of kind k, else nil.
+func elemType(tt *types.Type, k types.Kind) *types.Type {
+	if tt == nil || tt.Kind != k || tt.Nested == nil {
+		return nil
+	}
+	return &tt.Nested.Elem
 }
 
 // each calls write for every instance of the repeated node n, writing the
@@ -402,7 +420,7 @@ func (s *parquetSource) each(n *pqNode, write func()) {
 }
 
 // writeInstance appends one present instance of n.
-func (s *parquetSource) writeInstance(n *pqNode, nested bool) (null bool) {
+func (s *parquetSource) writeInstance(n *pqNode, nested bool, tt *types.Type) (null bool) {
 	switch n.kind {
 	case pqLeaf:
 		c := n.leaf
@@ -428,34 +446,75 @@ func (s *parquetSource) writeInstance(n *pqNode, nested bool) (null bool) {
 	case pqList:
 		r := n.children[0]
 		s.out = append(s.out, '[')
+		et := elemType(tt, types.Array)
 		s.each(r, func() {
 			if n.threeLevel {
-				s.writeNode(r.children[0], true)
+				s.writeNode(r.children[0], true, et)
 			} else {
-				s.writeInstance(r, true)
+				s.writeInstance(r, true, et)
 			}
 		})
 		s.out = append(s.out, ']')
 	case pqMap:
 		kv := n.children[0]
 		s.out = append(s.out, '{')
+		kt, vt := elemType(tt, types.Map), (*types.Type)(nil)
+		if kt != nil {
+			vt = &tt.Nested.Value
+		}
 		s.each(kv, func() {
-			s.writeNode(kv.children[0], true)
+			s.writeNode(kv.children[0], true, kt)
 			s.out = append(s.out, ':')
-			s.writeNode(kv.children[1], true)
+			s.writeNode(kv.children[1], true, vt)
 		})
 		s.out = append(s.out, '}')
 	case pqStruct:
+		if tt != nil && tt.Kind == types.Struct && tt.Nested != nil {
+			s.writeStructByName(n, tt.Nested.Fields)
+			break
+		}
 		s.out = append(s.out, '{')
 		for i, c := range n.children {
 			if i > 0 {
 				s.out = append(s.out, ", "...)
 			}
-			s.writeNode(c, true)
+			s.writeNode(c, true, nil)
 		}
 		s.out = append(s.out, '}')
 	default:
 		panic(fmt.Sprintf("BUG: parquet node kind %d", n.kind))
 	}
 	return false
+}
+
+// writeStructByName writes the struct n in the order of fields, each from
+// the file's field of the same name; the file's other fields are read and
+// dropped.
+func (s *parquetSource) writeStructByName(n *pqNode, fields []types.StructField) {
+	used := make([]bool, len(n.children))
+	s.out = append(s.out, '{')
+	for i := range fields {
+		if i > 0 {
+			s.out = append(s.out, ", "...)
+		}
+		found := false
+		for j, c := range n.children {
+			if !used[j] && strings.EqualFold(c.name, fields[i].Name) {
+				used[j], found = true, true
+				s.writeNode(c, true, &fields[i].Type)
+				break
+			}
+		}
+		if !found {
+			s.out = append(s.out, "null"...)
+		}
+	}
+	s.out = append(s.out, '}')
+	for j, c := range n.children {
+		if !used[j] {
+			mark := len(s.out)
+			s.writeNode(c, true, nil)
+			s.out = s.out[:mark]
+		}
+	}
 }

@@ -308,7 +308,7 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 	case FormatJSON:
 		src, err = newJSONSource(in.Body, in.Params, m, maxLine, in.MaxJSONBodyBytes)
 	case FormatParquet:
-		src, err = newParquetSource(in.Body, in.SpillDir, m.Inputs(), in.Loc)
+		src, err = newParquetSource(in.Body, in.SpillDir, in.Table, m.Inputs(), in.Loc)
 	case FormatHiveText:
 		src, err = newHiveTextSource(in.Body, in.Params, len(m.Inputs()), maxLine)
 	default:
