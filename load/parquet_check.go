@@ -410,7 +410,16 @@ func checkDecompressed(r io.ReaderAt, off, n, want int64, codec format.Compressi
 	case format.Brotli:
 		dec = brotli.NewReader(sec)
 	case format.Lz4Raw:
-		// A raw LZ4 block: the library decodes into the declared size.
+		// A raw LZ4 block: it must decode into the declared size. (The
+		// library's decoder doubles its buffer on any error, corrupt data
+		// too, until memory runs out.)
+		src := make([]byte, n)
+		if _, err := sec.ReadAt(src, 0); err != nil && err != io.EOF {
+			return err
+		}
+		if _, err := lz4.UncompressBlock(src, make([]byte, want)); err != nil {
+			return fmt.Errorf("LZ4 block does not decompress into its declared %d bytes: %v", want, err)
+		}
 		return nil
 	case format.Lz4:
 		dec = lz4.NewReader(sec)
