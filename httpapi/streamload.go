@@ -322,6 +322,7 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 		AutoInc: func(col int) (types.Value, error) { return sl.s.engine.AutoIncValue(t, col) },
 		Table:   t, Params: p, Body: body, Now: loadNow, Loc: loc,
 		Errors: sl.errs, Sink: sl.txn.Add, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
+		SpillDir: sl.s.engine.SpillDir(),
 	})
 	sl.readDur = time.Since(read)
 	sl.resp.ReadDataTimeMs = sl.readDur.Milliseconds()

@@ -29,7 +29,9 @@ import (
 //	     [file=F]              headers ("name: value" lines), then a line
 //	                           "--", then the body (gzip: compressed; cut:
 //	                           its last N bytes dropped; file: the body is
-//	                           testdata/F instead); print the response
+//	                           testdata/F instead; parquet: the body
+//	                           describes a Parquet file, see
+//	                           parquetTestBody); print the response
 //	2pc db=D [table=T]         headers only; print the response
 //	get path=/api/...          print the body of a GET
 //	errorlog                   print the error log of the last load
@@ -184,6 +186,9 @@ func sendLoad(t *testing.T, srv *httptest.Server, d *datadriven.TestData) (strin
 			t.Fatal(err)
 		}
 		data = b
+	}
+	if d.HasArg("parquet") { // the body describes a Parquet file (parquet_body_test.go)
+		data = parquetTestBody(t, body)
 	}
 	if d.HasArg("gzip") {
 		var buf bytes.Buffer

@@ -16,10 +16,12 @@ const (
 	FormatCSVWithNames         Format = "csv_with_names"
 	FormatCSVWithNamesAndTypes Format = "csv_with_names_and_types"
 	FormatJSON                 Format = "json"
+	FormatParquet              Format = "parquet"
+	FormatHiveText             Format = "hive_text"
 )
 
 // knownFormats are formats Doris knows that loadgw does not read.
-var knownFormats = map[string]bool{"parquet": true, "orc": true, "arrow": true, "hive_text": true, "wal": true}
+var knownFormats = map[string]bool{"orc": true, "arrow": true, "wal": true}
 
 // Update modes of unique_key_update_mode.
 const (
@@ -150,9 +152,13 @@ func ParseBegin(h http.Header) (*Params, error) {
 		p.Format, p.HeaderLines = FormatCSVWithNamesAndTypes, 2
 	case "json":
 		p.Format = FormatJSON
+	case "parquet":
+		p.Format = FormatParquet
+	case "hive_text":
+		p.Format = FormatHiveText
 	default:
 		if knownFormats[f] {
-			return nil, &Error{Code: CodeInvalidArgument, Msg: "format " + f + " is not supported by loadgw; use csv, csv_with_names, csv_with_names_and_types or json", Client: true}
+			return nil, &Error{Code: CodeInvalidArgument, Msg: "format " + f + " is not supported by loadgw; use csv, csv_with_names, csv_with_names_and_types, json, parquet or hive_text", Client: true}
 		}
 		return nil, &Error{Code: CodeE1101, Msg: "unknown data format, format=" + get("format"), Client: true}
 	}

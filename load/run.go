@@ -286,6 +286,9 @@ type Input struct {
 	// MaxJSONBodyBytes bounds a JSON body read as one document. 0 means
 	// 100 MiB.
 	MaxJSONBodyBytes int64
+	// SpillDir is where a large Parquet body is kept while it is read;
+	// "" means the system's temporary directory.
+	SpillDir string
 }
 
 // Read reads a load body into table rows: it builds the source for the
@@ -304,6 +307,10 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 	switch in.Params.Format {
 	case FormatJSON:
 		src, err = newJSONSource(in.Body, in.Params, m, maxLine, in.MaxJSONBodyBytes)
+	case FormatParquet:
+		src, err = newParquetSource(in.Body, in.SpillDir, in.Table, m.Inputs(), in.Loc)
+	case FormatHiveText:
+		src, err = newHiveTextSource(in.Body, in.Params, len(m.Inputs()), maxLine)
 	default:
 		src, err = newCSVSource(in.Body, in.Params, len(m.Inputs()), maxLine)
 	}
@@ -312,6 +319,9 @@ func Read(ctx context.Context, in Input) (*Outcome, error) {
 	}
 	b, err := m.NewBuilder(mapping.Options{Strict: in.Params.StrictMode, Loc: in.Loc, Now: in.Now, AutoInc: in.AutoInc, ReuseRows: in.Sink != nil})
 	if err != nil {
+		if rel, ok := src.(interface{ release() }); ok {
+			rel.release()
+		}
 		return nil, mappingError(err)
 	}
 	r := &reader{

@@ -50,7 +50,7 @@ var (
 
 func main() {
 	rows := flag.Int("rows", 1_000_000, "rows to load")
-	format := flag.String("format", "json", "json or csv")
+	format := flag.String("format", "json", "json, csv or parquet")
 	addr := flag.String("addr", "", "HOST:PORT of a running loadgw; empty starts one in process")
 	keep := flag.Bool("keep", false, "keep the temporary store")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the stream load to this file")
@@ -115,6 +115,9 @@ func row(b []byte, format string, i int) []byte {
 }
 
 func body(n int, format string) []byte {
+	if format == "parquet" {
+		return parquetBody(n)
+	}
 	var b []byte
 	for i := 0; i < n; i++ {
 		b = row(b, format, i)

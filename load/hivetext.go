@@ -1,0 +1,70 @@
+package load
+
+import (
+	"errors"
+	"io"
+
+	"loadgw/csvline"
+	"loadgw/types"
+)
+
+// hiveTextSource reads a format=hive_text body as Doris's TextReader does
+// (be/src/vec/exec/format/text/text_reader.cpp): lines split at
+// column_separator, "\001" by default (TextFileFormatProperties); no
+// enclose, escape or quote trimming; an empty field is NULL (the stream
+// load sets no null_format, and TextReader compares each field with that
+// empty one); `\N` is an ordinary string; no UTF-8 check ("text file do
+// not need utf8 check"). skip_lines and line_delimiter apply as for CSV,
+// and a line with the wrong number of fields is filtered with the CSV
+// reader's text.
+type hiveTextSource struct {
+	r     *csvline.Reader
+	opts  csvline.Options
+	n     int
+	texts textArena
+}
+
+func newHiveTextSource(body io.Reader, p *Params, n, maxLine int) (*hiveTextSource, error) {
+	opts := csvline.Options{
+		ColumnSeparator: []byte{1},
+		SkipLines:       p.SkipLines,
+		MaxLineBytes:    maxLine,
+	}
+	var err error
+	if p.ColumnSeparator != "" {
+		if opts.ColumnSeparator, err = csvline.ParseSeparator(p.ColumnSeparator); err != nil {
+			return nil, analysisError("%s", err.Error())
+		}
+	}
+	if p.LineDelimiter != "" {
+		if opts.LineDelimiter, err = csvline.ParseSeparator(p.LineDelimiter); err != nil {
+			return nil, analysisError("%s", err.Error())
+		}
+	}
+	return &hiveTextSource{r: csvline.NewReader(body, opts), opts: opts, n: n}, nil
+}
+
+func (s *hiveTextSource) next(dst []types.Value) ([]byte, string, error) {
+	fields, line, err := s.r.Next()
+	if err != nil {
+		if err == io.EOF {
+			return nil, "", err
+		}
+		var le *Error
+		if errors.As(err, &le) {
+			return nil, "", err
+		}
+		return nil, "", &Error{Code: CodeInternalError, Msg: err.Error(), Err: err, Client: errors.Is(err, csvline.ErrLineTooLong)}
+	}
+	if len(fields) != s.n {
+		return line, csvline.ColumnCountMismatch(s.n, len(fields), s.opts), nil
+	}
+	for i, f := range fields {
+		if len(f) == 0 {
+			dst[i] = types.NullValue
+		} else {
+			dst[i] = types.NewString(types.String, s.texts.str(f))
+		}
+	}
+	return line, "", nil
+}
