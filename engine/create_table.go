@@ -201,6 +201,7 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 // buildColumn validates one column definition.
 func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 	c := &catalog.Column{Name: cd.Name, Type: cd.Type, Nullable: true, IsKey: cd.Key, Agg: cd.AggType, Comment: cd.Comment}
+	c.Type = s.resolveVariantType(cd.Type)
 	switch cd.TypeName {
 	case "datev1":
 		return nil, errorf("Disable to create table with `DATE` type columns, please use `DATEV2`.")

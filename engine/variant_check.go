@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 
 	"loadgw/catalog"
@@ -64,4 +65,25 @@ func checkVariantLightSchemaChange(t *catalog.Table) error {
 		}
 	}
 	return nil
+}
+
+// resolveVariantType gives a VARIANT column's properties that were not
+// written the session's default_variant_* values, as Doris's
+// visitVariantPredefinedFields reads them when it builds the type.
+func (s *Session) resolveVariantType(t types.Type) types.Type {
+	if t.Kind != types.Variant {
+		return t
+	}
+	num := func(name string, def int) int {
+		if n, err := strconv.Atoi(s.Var(name)); err == nil {
+			return n
+		}
+		return def
+	}
+	return types.ResolveVariant(t, types.VariantDefaults{
+		MaxSubcolumns:      num("default_variant_max_subcolumns_count", 0),
+		TypedPathsToSparse: s.Var("default_variant_enable_typed_paths_to_sparse") == "true",
+		SparseStatsSize:    num("default_variant_max_sparse_column_statistics_size", types.DefaultVariantSparseStatsSize),
+		SparseHashShards:   num("default_variant_sparse_hash_shard_count", 0),
+	})
 }

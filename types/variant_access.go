@@ -134,7 +134,7 @@ func castFromVariant(v Value, to Type, loc *time.Location) (Value, error) {
 	s := v.S
 	switch {
 	case to.Kind == Variant:
-		return v, nil
+		return retypeVariant(v, to, loc)
 	case to.Kind == JSON:
 		c, err := CanonicalJSON(s)
 		if err != nil {
@@ -159,12 +159,12 @@ func castFromVariant(v Value, to Type, loc *time.Location) (Value, error) {
 // castToVariant converts a value to VARIANT as Doris's cast_to_variant: a
 // string is parsed (ParseVariant), JSON is loaded as its text, and other
 // scalars become a root value printed in their VARIANT form.
-func castToVariant(v Value, loc *time.Location) (Value, error) {
+func castToVariant(v Value, to Type, loc *time.Location) (Value, error) {
 	switch {
 	case v.Kind == Variant:
-		return v, nil
+		return retypeVariant(v, to, loc)
 	case IsString(v.Kind), v.Kind == JSON:
-		return ParseVariant(v.S)
+		return ParseVariantTyped(v.S, to.Variant, loc)
 	case v.Kind == Boolean, IsInteger(v.Kind):
 		return Value{Kind: Variant, S: Format(v, loc)}, nil
 	case v.Kind == Float || v.Kind == Double:
