@@ -150,6 +150,11 @@ func castFromVariant(v Value, to Type, loc *time.Location) (Value, error) {
 			return Value{Kind: to.Kind, S: u}, nil
 		}
 		return Value{Kind: to.Kind, S: s}, nil
+	case to.Kind == Array:
+		if v, ok := castVariantToArray(s, to, loc); ok {
+			return v, nil
+		}
+		return NullValue, invalidValue("can not cast variant %s to %s", s, to)
 	case len(s) > 0 && (s[0] == '{' || s[0] == '['):
 		return NullValue, invalidValue("can not cast variant %s to %s", s, to)
 	}

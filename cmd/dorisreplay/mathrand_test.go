@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestMathCall(t *testing.T) {
 	for _, c := range []struct {
@@ -26,5 +29,19 @@ func TestMathCall(t *testing.T) {
 	}
 	if v, ok := randomMethod("nextInt"); !ok || v != int64(0) {
 		t.Errorf("nextInt = %v, %v", v, ok)
+	}
+}
+
+// TestRandomDraws replays test_random.groovy: Math.random() and
+// Random.nextInt draw 0, `int n = Math.floor(...)` holds 0 (not 0.0, which
+// the VARIANT property would reject), and the table it configures exists.
+func TestRandomDraws(t *testing.T) {
+	res := runSuite(dirSource{"testdata"}, "regression-test/suites/demo/test_random.groovy", time.Minute)
+	if res.Error != "" {
+		t.Fatalf("suite error: %s", res.Error)
+	}
+	if res.Passed != 5 || res.Failed != 0 || res.Skipped != 0 || res.StmtErrors != 0 {
+		t.Fatalf("passed %d failed %d skipped %d stmt errors %d; want 5 0 0 0\nfailures: %q\nskips: %q",
+			res.Passed, res.Failed, res.Skipped, res.StmtErrors, res.Details, res.Skips)
 	}
 }

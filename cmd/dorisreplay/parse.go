@@ -301,7 +301,7 @@ func (p *parser) endStmt() {
 }
 
 func (p *parser) declStmt() node {
-	p.next()                                                    // the type
+	typ := p.next().text // the type
 	for p.peek().kind == tIdent && p.peekAt(1).kind == tIdent { // final String x
 		p.next()
 	}
@@ -320,6 +320,10 @@ func (p *parser) declStmt() node {
 	p.skipNLOnly()
 	x := p.rhs()
 	p.endStmt()
+	switch typ {
+	case "int", "long", "Integer", "Long": // Groovy coerces the value: int n = Math.floor(x)
+		x = &binExpr{op: "as", l: x, r: &litExpr{v: typ}}
+	}
 	return &defStmt{name: name, x: x}
 }
 

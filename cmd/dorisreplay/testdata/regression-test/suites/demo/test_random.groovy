@@ -1,0 +1,15 @@
+// Settings drawn at random, as variant_p0/agg and predefine/load draw a
+// VARIANT's subcolumn limit: the draws are fixed (0), and an int
+// declaration coerces Math.floor's double. Every check passes.
+suite("test_random") {
+    int n = Math.floor(Math.random() * 10)
+    assertEquals(0, n)
+    assertEquals("0", "${n}")
+    def count = new Random().nextInt(10)
+    assertEquals(0, count)
+    assertEquals(5, Math.max(2, 5))
+    sql """CREATE TABLE random_t (k BIGINT, v variant<properties("variant_max_subcolumns_count" = "${n}")>)
+           DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES("replication_num" = "1")"""
+    sql """INSERT INTO random_t VALUES (1, '{"a": 1}')"""
+    qt_rows "select * from random_t order by k"
+}
