@@ -301,7 +301,7 @@ func (p *parser) endStmt() {
 }
 
 func (p *parser) declStmt() node {
-	typ := p.next().text // the type
+	typ := p.next().text                                        // the type
 	for p.peek().kind == tIdent && p.peekAt(1).kind == tIdent { // final String x
 		p.next()
 	}
