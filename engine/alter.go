@@ -298,6 +298,7 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 	if err != nil {
 		return err
 	}
+	c.Type = variantFlattenNested(t, c.Type)
 	if c.IsKey {
 		return errorf("Can not add key column %s with light schema change", c.Name)
 	}

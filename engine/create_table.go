@@ -175,6 +175,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if err := checkVariantLightSchemaChange(t); err != nil {
 		return nil, err
 	}
+	for _, c := range t.Columns {
+		c.Type = variantFlattenNested(t, c.Type)
+	}
 	if err := checkSequence(t); err != nil {
 		return nil, err
 	}

@@ -87,3 +87,19 @@ func (s *Session) resolveVariantType(t types.Type) types.Type {
 		SparseHashShards:   num("default_variant_sparse_hash_shard_count", 0),
 	})
 }
+
+// variantFlattenNested marks a VARIANT column type of a table with
+// variant_enable_flatten_nested = true, which its loads read
+// (types.VariantDef.FlattenNested).
+func variantFlattenNested(t *catalog.Table, typ types.Type) types.Type {
+	if typ.Kind != types.Variant || t.Properties["variant_enable_flatten_nested"] != "true" {
+		return typ
+	}
+	d := types.VariantDef{SparseStatsSize: types.DefaultVariantSparseStatsSize}
+	if typ.Variant != nil {
+		d = *typ.Variant
+	}
+	d.FlattenNested = true
+	typ.Variant = &d
+	return typ
+}

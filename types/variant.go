@@ -59,6 +59,13 @@ func ParseVariantTyped(s string, def *VariantDef, loc *time.Location) (Value, er
 	if !ok {
 		return Value{Kind: Variant, S: quoteJSONString(s)}, nil
 	}
+	if def != nil && def.FlattenNested && root.kind == jArr && hasObject(root) {
+		flat, err := flattenTopArray(root)
+		if err != nil {
+			return NullValue, err
+		}
+		root = flat
+	}
 	text, err := renderVariant(root, def, loc)
 	if err != nil {
 		return NullValue, err

@@ -33,6 +33,10 @@ type VariantDef struct {
 	TypedPathsToSparse bool           `json:",omitempty"`
 	SparseStatsSize    int
 	SparseHashShards   int `json:",omitempty"`
+	// FlattenNested is the table property variant_enable_flatten_nested:
+	// a top-level array of objects loads as arrays per path
+	// (flattenTopArray). It is not part of the type's SQL form.
+	FlattenNested bool `json:",omitempty"`
 
 	// given marks the properties written in the type (given* bits); the
 	// others take the session's default_variant_* values (ResolveVariant).
