@@ -535,11 +535,30 @@ func (p *parser) closure() *closureExpr {
 	for p.toks[j].kind == tNL {
 		j++
 	}
-	k := j
+	// A default may be an expression in parentheses:
+	// buckets=(new Random().nextInt(15) + 1).toString().
+	k, depth := j, 0
 	for {
 		t := p.toks[k]
+		if t.kind == tEOF {
+			break
+		}
+		if t.kind == tPunct && t.text == "(" {
+			depth++
+			k++
+			continue
+		}
+		if t.kind == tPunct && t.text == ")" && depth > 0 {
+			depth--
+			k++
+			continue
+		}
+		if depth > 0 && !(t.kind == tPunct && (t.text == "{" || t.text == "}" || t.text == "->")) {
+			k++
+			continue
+		}
 		if t.kind == tIdent || t.kind == tNum || t.kind == tStr || t.kind == tNL ||
-			(t.kind == tPunct && (t.text == "," || t.text == "=" || t.text == "-")) {
+			(t.kind == tPunct && (t.text == "," || t.text == "=" || t.text == "-" || t.text == "." || t.text == "+")) {
 			k++
 			continue
 		}

@@ -12,4 +12,12 @@ suite("test_random") {
            DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES("replication_num" = "1")"""
     sql """INSERT INTO random_t VALUES (1, '{"a": 1}')"""
     qt_rows "select * from random_t order by k"
+    // a closure parameter whose default is an expression in parentheses
+    def create_table = { table_name, key_type="DUPLICATE", buckets=(new Random().nextInt(15) + 1).toString() ->
+        sql """CREATE TABLE ${table_name} (k BIGINT, v variant) ${key_type} KEY(k)
+               DISTRIBUTED BY HASH(k) BUCKETS ${buckets} PROPERTIES("replication_num" = "1")"""
+    }
+    create_table "random_u"
+    sql """INSERT INTO random_u VALUES (2, '{"b": 2}')"""
+    qt_rows2 "select * from random_u order by k"
 }
