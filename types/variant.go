@@ -143,6 +143,14 @@ func flattenObject(n *jtree, prefix string, def *VariantDef, loc *time.Location,
 			}
 			continue
 		}
+		if def != nil && def.FlattenNested && kid.kind == jArr && hasObject(kid) {
+			text, err := renderNestedArray(kid)
+			if err != nil {
+				return err
+			}
+			*out = append(*out, vleaf{path: p, text: text})
+			continue
+		}
 		if text, ok := leafText(kid); ok {
 			*out = append(*out, vleaf{path: p, text: text})
 		}

@@ -30,7 +30,11 @@ func VariantElement(v Value, path string) (Value, bool) {
 		return NullValue, false
 	}
 	s := v.S
-	for _, part := range strings.Split(path, ".") {
+	parts := strings.Split(path, ".")
+	for i, part := range parts {
+		if t, ok := nestedElementAt(s, parts[i:]); ok {
+			return Value{Kind: Variant, S: t}, true
+		}
 		var ok bool
 		if s, ok = objectMember(s, part); !ok {
 			return NullValue, false

@@ -98,3 +98,87 @@ func isPathPrefix(prefix, parts []string) bool {
 func jsonPath(parts []string) string {
 	return "$." + strings.Join(parts, ".")
 }
+
+// renderNestedArray prints an array of objects below the root of a
+// document of a flatten-nested table as Doris prints its Nested
+// subcolumns: each element flattened (null leaves dropped, paths sorted),
+// elements separated by ", " ([{"a":1,"c":1.1}, {"b":"1"}]). An array
+// inside an element is not supported, as in Doris.
+func renderNestedArray(n *jtree) (string, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range n.kids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch e.kind {
+		case jObj:
+			if hasArray(e) {
+				return "", invalidValue("Nesting of array in Nested array within variant subcolumns is currently not supported.")
+			}
+			text, err := renderVariant(e, nil, nil)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(text)
+		case jArr:
+			return "", invalidValue("Nesting of array in Nested array within variant subcolumns is currently not supported.")
+		default:
+			text, ok := leafText(e)
+			if !ok {
+				text = "null"
+			}
+			b.WriteString(text)
+		}
+	}
+	b.WriteByte(']')
+	return b.String(), nil
+}
+
+func hasArray(n *jtree) bool {
+	for _, k := range n.kids {
+		if k.kind == jArr || hasArray(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedElementAt is element access through a Nested array
+// ([{"a":1}, {"b":"1"}]['a'] is [1, null]): the path is looked up in each
+// element, a missing one giving null. ok is false when s is not an array
+// of objects.
+func nestedElementAt(s string, parts []string) (string, bool) {
+	if len(s) < 2 || s[0] != '[' || s[1] != '{' {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	i := 1
+	first := true
+	for i < len(s) && s[i] != ']' {
+		for i < len(s) && (s[i] == ' ' || s[i] == ',') {
+			i++
+		}
+		end := skipValue(s, i)
+		elem := s[i:end]
+		i = end
+		if !first {
+			b.WriteString(", ")
+		}
+		first = false
+		found := elem
+		ok := true
+		for _, p := range parts {
+			if found, ok = objectMember(found, p); !ok {
+				break
+			}
+		}
+		if !ok {
+			found = "null"
+		}
+		b.WriteString(found)
+	}
+	b.WriteByte(']')
+	return b.String(), true
+}
