@@ -147,6 +147,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		}
 		t.Indexes = append(t.Indexes, ix)
 	}
+	if err := checkVariantIndexPatterns(t); err != nil {
+		return nil, err
+	}
 	if err := setClusterKeys(t, st.ClusterBy); err != nil {
 		return nil, err
 	}

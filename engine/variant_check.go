@@ -103,3 +103,52 @@ func variantFlattenNested(t *catalog.Table, typ types.Type) types.Type {
 	typ.Variant = &d
 	return typ
 }
+
+// indexFieldPattern is InvertedIndexUtil's "field_pattern" property: an
+// index on the predefined paths of a VARIANT column that match it.
+const indexFieldPattern = "field_pattern"
+
+// checkVariantIndexPatterns is CreateTableInfo's check that an index's
+// field_pattern names a predefined field of its VARIANT column.
+func checkVariantIndexPatterns(t *catalog.Table) error {
+	for _, ix := range t.Indexes {
+		pat := ix.Properties[indexFieldPattern]
+		if pat == "" {
+			continue
+		}
+		for _, name := range ix.Columns {
+			c, _ := t.Column(name)
+			if c == nil || c.Type.Kind != types.Variant {
+				continue
+			}
+			found := false
+			if c.Type.Variant != nil {
+				for _, f := range c.Type.Variant.Fields {
+					found = found || f.Pattern == pat
+				}
+			}
+			if !found {
+				return errorf("can not find field pattern: %s in column: %s", pat, c.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// checkAddIndexFieldPattern is SchemaChangeHandler.processAddIndex's rule:
+// an index with a field_pattern is only declared with the table.
+func checkAddIndexFieldPattern(props map[string]string) error {
+	if props[indexFieldPattern] != "" {
+		return errorf("Can not create index with field pattern")
+	}
+	return nil
+}
+
+// checkDropIndexFieldPattern is processDropIndex's rule: an index with a
+// field_pattern cannot be dropped.
+func checkDropIndexFieldPattern(ix catalog.Index) error {
+	if ix.Properties[indexFieldPattern] != "" {
+		return errorf("Can not drop index with field pattern")
+	}
+	return nil
+}
