@@ -8,6 +8,8 @@ suite("test_random") {
     def count = new Random().nextInt(10)
     assertEquals(0, count)
     assertEquals(5, Math.max(2, 5))
+    // Java's \uXXXX escape (variant_p0/desc writes a key "\\\u4E2C")
+    assertEquals("丬文", "\u4E2C\u6587")
     sql """CREATE TABLE random_t (k BIGINT, v variant<properties("variant_max_subcolumns_count" = "${n}")>)
            DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES("replication_num" = "1")"""
     sql """INSERT INTO random_t VALUES (1, '{"a": 1}')"""
