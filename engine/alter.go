@@ -315,6 +315,7 @@ func addColumn(s *Session, t *catalog.Table, cd *sql.ColumnDef, pos *sql.ColumnP
 	if err != nil {
 		return err
 	}
+	c.Type = variantFlattenNested(t, c.Type)
 	if t.Keys == catalog.AggKeys && c.Agg == "" {
 		// AddColumnOp.validateColumnDef: a column without an aggregation
 		// method is a key column of an Aggregate Key table.

@@ -147,6 +147,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 		}
 		t.Indexes = append(t.Indexes, ix)
 	}
+	if err := checkVariantIndexPatterns(t); err != nil {
+		return nil, err
+	}
 	if err := setClusterKeys(t, st.ClusterBy); err != nil {
 		return nil, err
 	}
@@ -175,6 +178,9 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 	if err := checkVariantLightSchemaChange(t); err != nil {
 		return nil, err
 	}
+	for _, c := range t.Columns {
+		c.Type = variantFlattenNested(t, c.Type)
+	}
 	if err := checkSequence(t); err != nil {
 		return nil, err
 	}
@@ -202,6 +208,7 @@ func (s *Session) buildTable(st *sql.CreateTable, d *catalog.Database) (*catalog
 // buildColumn validates one column definition.
 func buildColumn(cd *sql.ColumnDef, s *Session) (*catalog.Column, error) {
 	c := &catalog.Column{Name: cd.Name, Type: cd.Type, Nullable: true, IsKey: cd.Key, Agg: cd.AggType, Comment: cd.Comment}
+	c.Type = s.resolveVariantType(cd.Type)
 	switch cd.TypeName {
 	case "datev1":
 		return nil, errorf("Disable to create table with `DATE` type columns, please use `DATEV2`.")

@@ -238,6 +238,7 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 		{Name: "Field", Type: varcharType}, {Name: "Type", Type: varcharType}, {Name: "Null", Type: varcharType},
 		{Name: "Key", Type: varcharType}, {Name: "Default", Type: varcharType}, {Name: "Extra", Type: varcharType},
 	}}
+	var subRows [][]types.Value
 	for _, c := range t.Columns {
 		if c.Hidden && !s.ShowHidden() {
 			continue
@@ -266,9 +267,11 @@ func (s *Session) describe(tn sql.TableName, all bool) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			res.Rows = append(res.Rows, sub...)
+			// Doris lists every VARIANT's subcolumns after all the columns.
+			subRows = append(subRows, sub...)
 		}
 	}
+	res.Rows = append(res.Rows, subRows...)
 	return res, nil
 }
 

@@ -45,6 +45,9 @@ func addIndex(t *catalog.Table, d *sql.IndexDef) error {
 			return errorf("index column does not exist in table. invalid column: %s", name)
 		}
 		cols[i] = c.Name // the table's spelling, as Doris
+		if err := checkAddIndexFieldPattern(props); err != nil {
+			return err
+		}
 	}
 	for _, ix := range t.Indexes {
 		if strings.EqualFold(ix.Name, d.Name) {
@@ -87,6 +90,9 @@ func addIndex(t *catalog.Table, d *sql.IndexDef) error {
 func dropIndexDecl(t *catalog.Table, op *sql.DropIndexOp) error {
 	for i, ix := range t.Indexes {
 		if strings.EqualFold(ix.Name, op.Name) {
+			if err := checkDropIndexFieldPattern(ix); err != nil {
+				return err
+			}
 			t.Indexes = append(t.Indexes[:i:i], t.Indexes[i+1:]...)
 			return nil
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 
 	"loadgw/catalog"
@@ -62,6 +63,92 @@ func checkVariantLightSchemaChange(t *catalog.Table) error {
 		if c.Type.Kind == types.Variant {
 			return errorf("Variant type rely on light schema change,  please use light_schema_change = true.")
 		}
+	}
+	return nil
+}
+
+// resolveVariantType gives a VARIANT column's properties that were not
+// written the session's default_variant_* values, as Doris's
+// visitVariantPredefinedFields reads them when it builds the type.
+func (s *Session) resolveVariantType(t types.Type) types.Type {
+	if t.Kind != types.Variant {
+		return t
+	}
+	num := func(name string, def int) int {
+		if n, err := strconv.Atoi(s.Var(name)); err == nil {
+			return n
+		}
+		return def
+	}
+	return types.ResolveVariant(t, types.VariantDefaults{
+		MaxSubcolumns:      num("default_variant_max_subcolumns_count", 0),
+		TypedPathsToSparse: s.Var("default_variant_enable_typed_paths_to_sparse") == "true",
+		SparseStatsSize:    num("default_variant_max_sparse_column_statistics_size", types.DefaultVariantSparseStatsSize),
+		SparseHashShards:   num("default_variant_sparse_hash_shard_count", 0),
+	})
+}
+
+// variantFlattenNested marks a VARIANT column type of a table with
+// variant_enable_flatten_nested = true, which its loads read
+// (types.VariantDef.FlattenNested).
+func variantFlattenNested(t *catalog.Table, typ types.Type) types.Type {
+	if typ.Kind != types.Variant || t.Properties["variant_enable_flatten_nested"] != "true" {
+		return typ
+	}
+	d := types.VariantDef{SparseStatsSize: types.DefaultVariantSparseStatsSize}
+	if typ.Variant != nil {
+		d = *typ.Variant
+	}
+	d.FlattenNested = true
+	typ.Variant = &d
+	return typ
+}
+
+// indexFieldPattern is InvertedIndexUtil's "field_pattern" property: an
+// index on the predefined paths of a VARIANT column that match it.
+const indexFieldPattern = "field_pattern"
+
+// checkVariantIndexPatterns is CreateTableInfo's check that an index's
+// field_pattern names a predefined field of its VARIANT column.
+func checkVariantIndexPatterns(t *catalog.Table) error {
+	for _, ix := range t.Indexes {
+		pat := ix.Properties[indexFieldPattern]
+		if pat == "" {
+			continue
+		}
+		for _, name := range ix.Columns {
+			c, _ := t.Column(name)
+			if c == nil || c.Type.Kind != types.Variant {
+				continue
+			}
+			found := false
+			if c.Type.Variant != nil {
+				for _, f := range c.Type.Variant.Fields {
+					found = found || f.Pattern == pat
+				}
+			}
+			if !found {
+				return errorf("can not find field pattern: %s in column: %s", pat, c.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// checkAddIndexFieldPattern is SchemaChangeHandler.processAddIndex's rule:
+// an index with a field_pattern is only declared with the table.
+func checkAddIndexFieldPattern(props map[string]string) error {
+	if props[indexFieldPattern] != "" {
+		return errorf("Can not create index with field pattern")
+	}
+	return nil
+}
+
+// checkDropIndexFieldPattern is processDropIndex's rule: an index with a
+// field_pattern cannot be dropped.
+func checkDropIndexFieldPattern(ix catalog.Index) error {
+	if ix.Properties[indexFieldPattern] != "" {
+		return errorf("Can not drop index with field pattern")
 	}
 	return nil
 }

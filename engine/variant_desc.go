@@ -18,7 +18,7 @@ func (s *Session) variantSubcolumns(t *catalog.Table, c *catalog.Column) ([][]ty
 	}
 	seen := map[string]string{}
 	for _, row := range res.Rows {
-		types.VariantPathTypes(row[0], func(path, typ string) {
+		types.VariantPathTypesNested(row[0], c.Type.Variant != nil && c.Type.Variant.FlattenNested, func(path, typ string) {
 			seen[path] = types.CommonVariantType(seen[path], typ)
 		})
 	}

@@ -148,6 +148,10 @@ func (p *parser) dataType() (name string, args []int, typ types.Type) {
 		name, typ = p.complexDataType()
 		return name, nil, typ
 	}
+	if p.isVariantTemplateStart() {
+		name, typ = p.variantDataType()
+		return name, nil, typ
+	}
 	if t.kind == tkIdent && t.up == "AGG_STATE" && p.isOpN(1, "<") {
 		typ = p.aggStateDataType()
 		return name, nil, typ

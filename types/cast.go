@@ -61,7 +61,7 @@ func Cast(v Value, to Type, loc *time.Location) (Value, error) {
 	case AggState:
 		return castToAggState(v, to)
 	case Variant:
-		return castToVariant(v, loc)
+		return castToVariant(v, to, loc)
 	case Null:
 		return NullValue, nil
 	case Array, Map, Struct:

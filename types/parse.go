@@ -61,7 +61,7 @@ func parseValue(s string, t Type, loc *time.Location, strict bool) (Value, error
 	case IPv6:
 		return parseIPv6Value(s)
 	case Variant:
-		return ParseVariant(s)
+		return ParseVariantTyped(s, t.Variant, loc)
 	}
 	return NullValue, newError(ErrUnsupportedCast, "can not cast from string to %s", t)
 }

@@ -63,6 +63,8 @@ func (t Type) Equal(o Type) bool {
 		return t.Nested.equal(o.Nested)
 	case AggState:
 		return t.State.equal(o.State)
+	case Variant:
+		return t.Variant.equal(o.Variant)
 	}
 	return true
 }
@@ -106,6 +108,8 @@ func (t Type) String() string {
 		return t.nestedString(false)
 	case AggState:
 		return t.State.String()
+	case Variant:
+		return t.Variant.variantString()
 	case Char, Varchar:
 		return t.Kind.String() + "(" + strconv.Itoa(int(t.Len)) + ")"
 	case Decimal:

@@ -59,6 +59,9 @@ type Type struct {
 	Nested *NestedType `json:",omitempty"`
 	// State describes AGG_STATE<fn(args)>; nil for every other kind.
 	State *AggStateType `json:",omitempty"`
+	// Variant is the schema template of VARIANT<...> (typed paths and
+	// properties); nil for a plain VARIANT and every other kind.
+	Variant *VariantDef `json:",omitempty"`
 }
 
 // Value is one datum. The zero Value is NULL.

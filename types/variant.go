@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -45,7 +46,12 @@ const (
 // ParseVariant converts text to a VARIANT value as Doris's
 // parse_json_to_variant does. It fails only for documents Doris rejects:
 // a key of 255 bytes or more, or the same path twice.
-func ParseVariant(s string) (Value, error) {
+func ParseVariant(s string) (Value, error) { return ParseVariantTyped(s, nil, nil) }
+
+// ParseVariantTyped is ParseVariant for a VARIANT with a schema template:
+// leaves at predefined paths are converted to their types
+// (typedLeafText); loc is the session time zone for those conversions.
+func ParseVariantTyped(s string, def *VariantDef, loc *time.Location) (Value, error) {
 	if s == "" {
 		return Value{Kind: Variant, S: "{}"}, nil
 	}
@@ -53,7 +59,14 @@ func ParseVariant(s string) (Value, error) {
 	if !ok {
 		return Value{Kind: Variant, S: quoteJSONString(s)}, nil
 	}
-	text, err := renderVariant(root)
+	if def != nil && def.FlattenNested && root.kind == jArr && hasObject(root) {
+		flat, err := flattenTopArray(root)
+		if err != nil {
+			return NullValue, err
+		}
+		root = flat
+	}
+	text, err := renderVariant(root, def, loc)
 	if err != nil {
 		return NullValue, err
 	}
@@ -88,7 +101,7 @@ type vleaf struct {
 }
 
 // renderVariant prints a decoded document in Doris's VARIANT form.
-func renderVariant(root *jtree) (string, error) {
+func renderVariant(root *jtree, def *VariantDef, loc *time.Location) (string, error) {
 	if root.kind != jObj {
 		if text, ok := leafText(root); ok {
 			return text, nil
@@ -96,7 +109,7 @@ func renderVariant(root *jtree) (string, error) {
 		return "{}", nil
 	}
 	var leaves []vleaf
-	if err := flattenObject(root, "", &leaves); err != nil {
+	if err := flattenObject(root, "", def, loc, &leaves); err != nil {
 		return "", err
 	}
 	sort.Slice(leaves, func(i, j int) bool { return leaves[i].path < leaves[j].path })
@@ -108,7 +121,7 @@ func renderVariant(root *jtree) (string, error) {
 	return buildObject(leaves), nil
 }
 
-func flattenObject(n *jtree, prefix string, out *[]vleaf) error {
+func flattenObject(n *jtree, prefix string, def *VariantDef, loc *time.Location, out *[]vleaf) error {
 	for i, k := range n.keys {
 		if len(k) >= variantMaxKeyLen {
 			return newError(ErrInvalidValue, "Key length exceeds maximum allowed size of 255 bytes.")
@@ -119,9 +132,23 @@ func flattenObject(n *jtree, prefix string, out *[]vleaf) error {
 		}
 		kid := n.kids[i]
 		if kid.kind == jObj {
-			if err := flattenObject(kid, p, out); err != nil {
+			if err := flattenObject(kid, p, def, loc, out); err != nil {
 				return err
 			}
+			continue
+		}
+		if f, typed := def.FieldFor(p); typed && kid.kind != jNull {
+			if text, ok := typedLeafText(kid, f.Type, loc); ok {
+				*out = append(*out, vleaf{path: p, text: text})
+			}
+			continue
+		}
+		if def != nil && def.FlattenNested && kid.kind == jArr && hasObject(kid) {
+			text, err := renderNestedArray(kid)
+			if err != nil {
+				return err
+			}
+			*out = append(*out, vleaf{path: p, text: text})
 			continue
 		}
 		if text, ok := leafText(kid); ok {

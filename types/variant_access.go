@@ -30,7 +30,11 @@ func VariantElement(v Value, path string) (Value, bool) {
 		return NullValue, false
 	}
 	s := v.S
-	for _, part := range strings.Split(path, ".") {
+	parts := strings.Split(path, ".")
+	for i, part := range parts {
+		if t, ok := nestedElementAt(s, parts[i:]); ok {
+			return Value{Kind: Variant, S: t}, true
+		}
 		var ok bool
 		if s, ok = objectMember(s, part); !ok {
 			return NullValue, false
@@ -134,7 +138,7 @@ func castFromVariant(v Value, to Type, loc *time.Location) (Value, error) {
 	s := v.S
 	switch {
 	case to.Kind == Variant:
-		return v, nil
+		return retypeVariant(v, to, loc)
 	case to.Kind == JSON:
 		c, err := CanonicalJSON(s)
 		if err != nil {
@@ -150,6 +154,11 @@ func castFromVariant(v Value, to Type, loc *time.Location) (Value, error) {
 			return Value{Kind: to.Kind, S: u}, nil
 		}
 		return Value{Kind: to.Kind, S: s}, nil
+	case to.Kind == Array:
+		if v, ok := castVariantToArray(s, to, loc); ok {
+			return v, nil
+		}
+		return NullValue, invalidValue("can not cast variant %s to %s", s, to)
 	case len(s) > 0 && (s[0] == '{' || s[0] == '['):
 		return NullValue, invalidValue("can not cast variant %s to %s", s, to)
 	}
@@ -159,12 +168,12 @@ func castFromVariant(v Value, to Type, loc *time.Location) (Value, error) {
 // castToVariant converts a value to VARIANT as Doris's cast_to_variant: a
 // string is parsed (ParseVariant), JSON is loaded as its text, and other
 // scalars become a root value printed in their VARIANT form.
-func castToVariant(v Value, loc *time.Location) (Value, error) {
+func castToVariant(v Value, to Type, loc *time.Location) (Value, error) {
 	switch {
 	case v.Kind == Variant:
-		return v, nil
+		return retypeVariant(v, to, loc)
 	case IsString(v.Kind), v.Kind == JSON:
-		return ParseVariant(v.S)
+		return ParseVariantTyped(v.S, to.Variant, loc)
 	case v.Kind == Boolean, IsInteger(v.Kind):
 		return Value{Kind: Variant, S: Format(v, loc)}, nil
 	case v.Kind == Float || v.Kind == Double:

@@ -8,6 +8,14 @@ import "strings"
 // skipped; a value that is not an object has no paths. Booleans were stored
 // as 1/0 and show as bigint.
 func VariantPathTypes(v Value, fn func(path, typ string)) {
+	VariantPathTypesNested(v, false, fn)
+}
+
+// VariantPathTypesNested is VariantPathTypes for a column of a
+// flatten-nested table when nested is true: an array of objects is a
+// Nested column whose leaf paths each show as array<T>, T the common type
+// of the elements' values (nested2.out: v.nested.a array<bigint>).
+func VariantPathTypesNested(v Value, nested bool, fn func(path, typ string)) {
 	if IsPlainVariantString(v) || len(v.S) == 0 || v.S[0] != '{' {
 		return
 	}
@@ -15,10 +23,10 @@ func VariantPathTypes(v Value, fn func(path, typ string)) {
 	if !ok {
 		return
 	}
-	walkPathTypes(root, "", fn)
+	walkPathTypes(root, "", nested, fn)
 }
 
-func walkPathTypes(n *jtree, prefix string, fn func(path, typ string)) {
+func walkPathTypes(n *jtree, prefix string, nested bool, fn func(path, typ string)) {
 	for i, k := range n.keys {
 		p := k
 		if prefix != "" {
@@ -26,7 +34,26 @@ func walkPathTypes(n *jtree, prefix string, fn func(path, typ string)) {
 		}
 		kid := n.kids[i]
 		if kid.kind == jObj {
-			walkPathTypes(kid, p, fn)
+			walkPathTypes(kid, p, nested, fn)
+			continue
+		}
+		if nested && kid.kind == jArr && hasObject(kid) {
+			seen := map[string]string{}
+			var order []string
+			for _, e := range kid.kids {
+				if e.kind != jObj {
+					continue
+				}
+				walkPathTypes(e, p, false, func(sp, st string) {
+					if _, ok := seen[sp]; !ok {
+						order = append(order, sp)
+					}
+					seen[sp] = CommonVariantType(seen[sp], st)
+				})
+			}
+			for _, sp := range order {
+				fn(sp, "array<"+seen[sp]+">")
+			}
 			continue
 		}
 		if t := leafType(kid); t != "" {

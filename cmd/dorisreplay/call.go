@@ -117,6 +117,14 @@ func (in *interp) methodCall(x *callExpr, p *propExpr, e *env) (value, error) {
 				if id.name != "System" || p.name == "out" {
 					return nil, nil
 				}
+			case "Math":
+				args, err := in.evalArgs(x.args, e)
+				if err != nil {
+					return nil, err
+				}
+				if v, ok := mathCall(p.name, args); ok {
+					return v, nil
+				}
 			case "UUID":
 				in.uuids++
 				return fmt.Sprintf("00000000-0000-4000-8000-%012d", in.uuids), nil
@@ -198,6 +206,11 @@ func (in *interp) method(o value, name string, args []value) (value, error) {
 		return gequal(o, args[0]), nil
 	case "getClass":
 		return unknown{why: "getClass"}, nil
+	}
+	if _, ok := o.(randomVal); ok {
+		if v, ok := randomMethod(name); ok {
+			return v, nil
+		}
 	}
 	switch o := o.(type) {
 	case *closureVal:

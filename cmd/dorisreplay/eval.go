@@ -143,6 +143,8 @@ func (in *interp) newObject(x *newExpr, e *env) (value, error) {
 		return &gexception{msg: "java.lang." + x.typ + ": " + msg}, nil
 	case "ArrayList":
 		return &glist{}, nil
+	case "Random", "java.util.Random":
+		return randomVal{}, nil
 	case "HashMap", "LinkedHashMap":
 		return newMap(), nil
 	case "File":

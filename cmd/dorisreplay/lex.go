@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -132,6 +133,11 @@ func lexString(s string, line int) (token, int, error) {
 		}
 		c := s[i]
 		switch {
+		case c == '\\' && i+5 < len(s) && s[i+1] == 'u' && isHex4(s[i+2:i+6]):
+			// \uXXXX: Java's unicode escape
+			n, _ := strconv.ParseUint(s[i+2:i+6], 16, 32)
+			lit.WriteRune(rune(n))
+			i += 6
 		case c == '\\' && i+1 < len(s):
 			lit.WriteString(unescape(s[i+1]))
 			i += 2
@@ -162,6 +168,16 @@ func lexString(s string, line int) (token, int, error) {
 	}
 	parts = append(parts, strPart{lit: lit.String()})
 	return token{kind: tStr, str: parts, line: line}, i, nil
+}
+
+func isHex4(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return len(s) == 4
 }
 
 // unescape is the text of the Groovy escape \c.

@@ -301,7 +301,7 @@ func (p *parser) endStmt() {
 }
 
 func (p *parser) declStmt() node {
-	p.next()                                                    // the type
+	typ := p.next().text                                        // the type
 	for p.peek().kind == tIdent && p.peekAt(1).kind == tIdent { // final String x
 		p.next()
 	}
@@ -320,6 +320,10 @@ func (p *parser) declStmt() node {
 	p.skipNLOnly()
 	x := p.rhs()
 	p.endStmt()
+	switch typ {
+	case "int", "long", "Integer", "Long": // Groovy coerces the value: int n = Math.floor(x)
+		x = &binExpr{op: "as", l: x, r: &litExpr{v: typ}}
+	}
 	return &defStmt{name: name, x: x}
 }
 
@@ -531,11 +535,30 @@ func (p *parser) closure() *closureExpr {
 	for p.toks[j].kind == tNL {
 		j++
 	}
-	k := j
+	// A default may be an expression in parentheses:
+	// buckets=(new Random().nextInt(15) + 1).toString().
+	k, depth := j, 0
 	for {
 		t := p.toks[k]
+		if t.kind == tEOF {
+			break
+		}
+		if t.kind == tPunct && t.text == "(" {
+			depth++
+			k++
+			continue
+		}
+		if t.kind == tPunct && t.text == ")" && depth > 0 {
+			depth--
+			k++
+			continue
+		}
+		if depth > 0 && !(t.kind == tPunct && (t.text == "{" || t.text == "}" || t.text == "->")) {
+			k++
+			continue
+		}
 		if t.kind == tIdent || t.kind == tNum || t.kind == tStr || t.kind == tNL ||
-			(t.kind == tPunct && (t.text == "," || t.text == "=" || t.text == "-")) {
+			(t.kind == tPunct && (t.text == "," || t.text == "=" || t.text == "-" || t.text == "." || t.text == "+")) {
 			k++
 			continue
 		}
