@@ -53,8 +53,19 @@ func (n *scanNode) estimate() int64 {
 }
 
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
+	kf := x.keyFilters[n]
+	if n.pipelined(x, kf) {
+		return n.runPipelined(x, kf, fn)
+	}
+	return n.scanRows(x, x.poll, kf, fn)
+}
+
+// scanRows reads the scan's rows into fn on the calling goroutine: x.ctx
+// evaluates the pushed filter and kf (the probe key filter installed on
+// the scan, or nil), poll stops the scan.
+func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
-	sc.poll = x.poll
+	sc.poll = poll
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
 	}
@@ -66,7 +77,7 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	if n.span != nil {
 		lo, hi = n.span.lo, n.span.hi
 	}
-	if kf := x.keyFilters[n]; kf != nil {
+	if kf != nil {
 		if fneed, ok := n.filterCols(); ok {
 			fneed[kf.slot] = true
 			if sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
