@@ -57,25 +57,31 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	if n.pipelined(x, kf) {
 		return n.runPipelined(x, kf, fn)
 	}
-	return n.scanRows(x, x.poll, kf, fn)
+	lo, hi := n.bounds(x)
+	return n.scanRows(x, x.poll, kf, lo, hi, fn)
 }
 
-// scanRows reads the scan's rows into fn on the calling goroutine: x.ctx
-// evaluates the pushed filter and kf (the probe key filter installed on
-// the scan, or nil), poll stops the scan.
-func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, fn rowFn) error {
+// bounds is the key range the scan reads.
+func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
+	if n.span != nil {
+		return n.span.lo, n.span.hi
+	}
+	prefix := n.prefix
+	if prefix == nil {
+		prefix = x.s.e.Codec(n.t).Prefix()
+	}
+	return prefix, storage.PrefixEnd(prefix)
+}
+
+// scanRows reads the scan's rows in the key range [lo, hi) (bounds, or a
+// part of it) into fn on the calling goroutine: x.ctx evaluates the pushed
+// filter and kf (the probe key filter installed on the scan, or nil),
+// poll stops the scan.
+func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = poll
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
-	}
-	prefix := n.prefix
-	if prefix == nil {
-		prefix = sc.rc.Prefix()
-	}
-	lo, hi := prefix, storage.PrefixEnd(prefix)
-	if n.span != nil {
-		lo, hi = n.span.lo, n.span.hi
 	}
 	if kf != nil {
 		if fneed, ok := n.filterCols(); ok {

@@ -5,7 +5,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
+	"loadgw/expr"
 	"loadgw/types"
 )
 
@@ -36,6 +38,10 @@ const (
 // to run every scan through the pipeline; a negative value turns
 // pipelining off.
 var pipeMinRows int64 = 200_000
+
+// pipeWorkers counts the scan workers running, for tests: a statement
+// returns only after its workers have ended.
+var pipeWorkers atomic.Int64
 
 // pipelined reports whether the scan runs on a second goroutine: there are
 // two CPUs to use, the table is large, the pushed filter reads only the
@@ -82,80 +88,113 @@ func (p *pipePanic) Error() string { return fmt.Sprintf("BUG: scan worker panick
 
 // runPipelined is scanRows on a second goroutine (see above).
 func (n *scanNode) runPipelined(x *execCtx, kf *keyFilter, fn rowFn) error {
-	x.st.reader() // the statement's snapshot exists before the worker reads it
-	wx := &execCtx{s: x.s, ctx: x.ctx.Fork(), st: x.st}
-	cancel := x.st.cancel
-	var polls uint32
-	poll := func() error {
-		polls++
-		if polls%pollEvery != 0 {
-			return nil
-		}
-		return cancel.check()
+	lo, hi := n.bounds(x)
+	return n.runWorkers(x, kf, [][2][]byte{{lo, hi}}, fn)
+}
+
+// runAnyOrder is run for a consumer that the order of the rows does not
+// change (an aggregation without GROUP BY of order-free aggregates): a
+// large scan of a Duplicate Key table is cut in two key ranges at a table
+// file boundary, each read by a worker of its own, and fn takes the
+// batches as they come. Every other scan runs as run does.
+func (n *scanNode) runAnyOrder(x *execCtx, fn rowFn) error {
+	kf := x.keyFilters[n]
+	if !n.pipelined(x, kf) || n.t.IsUnique() {
+		return n.run(x, fn)
 	}
+	lo, hi := n.bounds(x)
+	mid := x.s.e.db.SplitKey(lo, hi)
+	if mid == nil {
+		return n.runWorkers(x, kf, [][2][]byte{{lo, hi}}, fn)
+	}
+	return n.runWorkers(x, kf, [][2][]byte{{lo, mid}, {mid, hi}}, fn)
+}
+
+// runWorkers reads each key range of ranges on a worker goroutine of its
+// own into fn, on the calling goroutine: the rows of one range in order,
+// in the order of ranges when there is one.
+func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn rowFn) error {
+	x.st.reader() // the statement's snapshot exists before the workers read it
+	cancel := x.st.cancel
 	width := len(n.t.Columns)
 	copyCols := pipeCopyCols(n.need, width)
-	full := make(chan *pipeBatch, pipeBatches)
-	free := make(chan *pipeBatch, pipeBatches)
-	for range pipeBatches {
+	batches := pipeBatches * len(ranges)
+	full := make(chan *pipeBatch, batches)
+	free := make(chan *pipeBatch, batches)
+	for range batches {
 		free <- &pipeBatch{vals: make([]types.Value, pipeBatchRows*width)}
 	}
 	done := make(chan struct{})
-	var werr error
+	werrs := make([]error, len(ranges))
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		defer close(full)
-		defer func() {
-			if r := recover(); r != nil {
-				werr = &pipePanic{val: r, stack: debug.Stack()}
+	for w, r := range ranges {
+		wx := &execCtx{s: x.s, ctx: x.ctx.Fork(), st: x.st}
+		var polls uint32
+		poll := func() error {
+			polls++
+			if polls%pollEvery != 0 {
+				return nil
 			}
-		}()
-		var b *pipeBatch
-		werr = n.scanRows(wx, poll, kf, func(row []types.Value) (bool, error) {
-			if b == nil {
+			return cancel.check()
+		}
+		wg.Add(1)
+		pipeWorkers.Add(1)
+		go func() {
+			defer wg.Done()
+			defer pipeWorkers.Add(-1)
+			defer func() {
+				if r := recover(); r != nil {
+					werrs[w] = &pipePanic{val: r, stack: debug.Stack()}
+				}
+			}()
+			var b *pipeBatch
+			werrs[w] = n.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
+				if b == nil {
+					select {
+					case b = <-free:
+						b.n = 0
+					case <-done:
+						return false, nil
+					}
+				}
+				dst := b.vals[b.n*width : (b.n+1)*width]
+				if copyCols == nil {
+					copy(dst, row)
+				} else {
+					for _, c := range copyCols {
+						dst[c] = row[c]
+					}
+				}
+				b.n++
+				if b.n < pipeBatchRows {
+					return true, nil
+				}
 				select {
-				case b = <-free:
-					b.n = 0
+				case full <- b:
+					b = nil
+					return true, nil
 				case <-done:
 					return false, nil
 				}
-			}
-			dst := b.vals[b.n*width : (b.n+1)*width]
-			if copyCols == nil {
-				copy(dst, row)
-			} else {
-				for _, c := range copyCols {
-					dst[c] = row[c]
+			})
+			if werrs[w] == nil && b != nil && b.n > 0 {
+				select {
+				case full <- b:
+				case <-done:
 				}
 			}
-			b.n++
-			if b.n < pipeBatchRows {
-				return true, nil
-			}
-			select {
-			case full <- b:
-				b = nil
-				return true, nil
-			case <-done:
-				return false, nil
-			}
-		})
-		if werr == nil && b != nil && b.n > 0 {
-			select {
-			case full <- b:
-			case <-done:
-			}
-		}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(full)
 	}()
 	// However the consumer ends (done, stopped early, an error, a panic),
-	// the worker is stopped and waited for before run returns.
+	// the workers are stopped and waited for before run returns.
 	defer func() {
 		close(done)
 		for range full {
 		}
-		wg.Wait()
 	}()
 	for b := range full {
 		for i := range b.n {
@@ -166,11 +205,18 @@ func (n *scanNode) runPipelined(x *execCtx, kf *keyFilter, fn rowFn) error {
 		}
 		free <- b
 	}
-	wg.Wait()
-	if p, ok := werr.(*pipePanic); ok {
-		panic(fmt.Sprintf("%v\n\nscan worker stack:\n%s", p.val, p.stack))
+	// full is closed: every worker has ended.
+	for _, err := range werrs {
+		if p, ok := err.(*pipePanic); ok {
+			panic(fmt.Sprintf("%v\n\nscan worker stack:\n%s", p.val, p.stack))
+		}
 	}
-	return werr
+	for _, err := range werrs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pipeCopyCols lists the columns a scan that reads need (nil: all) hands
@@ -189,4 +235,26 @@ func pipeCopyCols(need []bool, width int) []int {
 		return nil
 	}
 	return cols
+}
+
+// orderFree reports whether the aggregation's result does not depend on
+// the order of its input rows: no GROUP BY (whose groups come out in the
+// order first seen) and only order-free aggregates (expr.OrderFree).
+func (ap *aggPlan) orderFree() bool {
+	if len(ap.groups) > 0 || ap.sets != nil {
+		return false
+	}
+	for _, a := range ap.aggs {
+		if a.fn == nil {
+			return false
+		}
+		ts := make([]types.Type, len(a.args))
+		for i, c := range a.args {
+			ts[i] = c.Type()
+		}
+		if !expr.OrderFree(a.fn, ts) {
+			return false
+		}
+	}
+	return true
 }

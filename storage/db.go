@@ -100,7 +100,11 @@ var ErrNotFound = errors.New("storage: not found")
 
 // Open opens (creating if needed) the store in dir and removes the table
 // files that writers left behind (see NewSSTWriter).
-func Open(dir string, opts Options) (*DB, error) {
+func Open(dir string, opts Options) (*DB, error) { return openTuned(dir, opts, nil) }
+
+// openTuned is Open with tune, when set, adjusting Pebble's options last
+// (benchmarks of the store's settings).
+func openTuned(dir string, opts Options, tune func(*pebble.Options)) (*DB, error) {
 	opts.EnsureDefaults()
 	db := &DB{opts: opts, dir: dir, tmpDir: opts.FS.PathJoin(dir, tmpDirName), write: pebble.Sync}
 	if opts.NoSync {
@@ -122,6 +126,9 @@ func Open(dir string, opts Options) (*DB, error) {
 	for i := range po.Levels {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 		po.Levels[i].BlockSize = 32 << 10
+	}
+	if tune != nil {
+		tune(po)
 	}
 	po.EnsureDefaults()
 	pdb, err := pebble.Open(dir, po)
