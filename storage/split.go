@@ -79,4 +79,3 @@ func (db *DB) SplitKey(lo, hi []byte) []byte {
 	}
 	return append([]byte(nil), best...)
 }
-
