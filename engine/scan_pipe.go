@@ -78,6 +78,9 @@ type pipeBatch struct {
 	n    int
 }
 
+// pipeBatchPool keeps the batches of ended scans for the next ones.
+var pipeBatchPool sync.Pool
+
 // pipePanic carries a panic of the worker to the statement's goroutine.
 type pipePanic struct {
 	val   any
@@ -122,7 +125,12 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 	full := make(chan *pipeBatch, batches)
 	free := make(chan *pipeBatch, batches)
 	for range batches {
-		free <- &pipeBatch{vals: make([]types.Value, pipeBatchRows*width)}
+		b, _ := pipeBatchPool.Get().(*pipeBatch)
+		if b == nil || cap(b.vals) < pipeBatchRows*width {
+			b = &pipeBatch{vals: make([]types.Value, pipeBatchRows*width)}
+		}
+		b.vals = b.vals[:pipeBatchRows*width]
+		free <- b
 	}
 	done := make(chan struct{})
 	werrs := make([]error, len(ranges))
@@ -195,11 +203,17 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 		close(done)
 		for range full {
 		}
+		// The workers have ended: every batch is back in free or was
+		// being consumed.
+		for len(free) > 0 {
+			pipeBatchPool.Put(<-free)
+		}
 	}()
 	for b := range full {
 		for i := range b.n {
 			more, err := fn(b.vals[i*width : (i+1)*width : (i+1)*width])
 			if err != nil || !more {
+				free <- b
 				return err
 			}
 		}
