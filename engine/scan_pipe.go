@@ -19,15 +19,17 @@ import (
 // The rows arrive in the scan's order and the consumer sees exactly the
 // rows of a serial scan, so results (and the first-seen order of groups)
 // do not change. Memory is bounded by pipeBatches batches of
-// pipeBatchRows rows; the worker polls the statement's cancellation and
+// pipeBatchValues values; the worker polls the statement's cancellation and
 // stops when the consumer stops early (LIMIT) or fails, and run returns
 // only after the worker has closed its iterator. A panic in the worker is
 // raised again on the statement's goroutine, whose request boundary
 // recovers it.
 
 const (
-	// pipeBatchRows is the number of rows handed over at once.
-	pipeBatchRows = 512
+	// pipeBatchValues bounds the values of a batch: 512 rows of 16
+	// columns (TPC-H's lineitem), fewer rows of a wider table (at least
+	// 16), so the batches in flight hold at most a few MiB.
+	pipeBatchValues = 512 * 16
 	// pipeBatches is the number of batches in flight: one being filled,
 	// the others queued or being consumed.
 	pipeBatches = 4
@@ -120,16 +122,17 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 	x.st.reader() // the statement's snapshot exists before the workers read it
 	cancel := x.st.cancel
 	width := len(n.t.Columns)
+	rows := max(16, min(512, pipeBatchValues/width))
 	copyCols := pipeCopyCols(n.need, width)
 	batches := pipeBatches * len(ranges)
 	full := make(chan *pipeBatch, batches)
 	free := make(chan *pipeBatch, batches)
 	for range batches {
 		b, _ := pipeBatchPool.Get().(*pipeBatch)
-		if b == nil || cap(b.vals) < pipeBatchRows*width {
-			b = &pipeBatch{vals: make([]types.Value, pipeBatchRows*width)}
+		if b == nil || cap(b.vals) < rows*width {
+			b = &pipeBatch{vals: make([]types.Value, rows*width)}
 		}
-		b.vals = b.vals[:pipeBatchRows*width]
+		b.vals = b.vals[:rows*width]
 		free <- b
 	}
 	done := make(chan struct{})
@@ -174,7 +177,7 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 					}
 				}
 				b.n++
-				if b.n < pipeBatchRows {
+				if b.n < rows {
 					return true, nil
 				}
 				select {

@@ -45,7 +45,7 @@ func openPipeEngine(t *testing.T) *Session {
 	mustExec(t, s, "CREATE DATABASE d; USE d")
 	mustExec(t, s, "CREATE TABLE t (k INT, g VARCHAR(8), p DECIMAL(15,2), q INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
 	mustExec(t, s, "CREATE TABLE u (k INT, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
-	const n = 6000 // several batches of pipeBatchRows
+	const n = 6000 // several batches of 512 rows
 	var vals, uvals []string
 	for i := 0; i < n; i++ {
 		// g's groups are first seen in an order that is not sorted.
