@@ -23,8 +23,12 @@ func (n *aggNode) estimate() int64 {
 	return max(1, n.child.estimate()/10)
 }
 func (n *aggNode) run(x *execCtx, fn rowFn) error {
+	run := n.child.run
+	if sc, ok := n.child.(*scanNode); ok && n.ap.orderFree() {
+		run = sc.runAnyOrder
+	}
 	source := func(add func([]types.Value) error) error {
-		return n.child.run(x, func(row []types.Value) (bool, error) {
+		return run(x, func(row []types.Value) (bool, error) {
 			return true, add(row)
 		})
 	}

@@ -53,23 +53,40 @@ func (n *scanNode) estimate() int64 {
 }
 
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
+	kf := x.keyFilters[n]
+	if n.pipelined(x, kf) {
+		return n.runPipelined(x, kf, fn)
+	}
+	lo, hi := n.bounds(x)
+	return n.scanRows(x, x.poll, kf, lo, hi, fn)
+}
+
+// bounds is the key range the scan reads.
+func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
+	if n.span != nil {
+		return n.span.lo, n.span.hi
+	}
+	prefix := n.prefix
+	if prefix == nil {
+		prefix = x.s.e.Codec(n.t).Prefix()
+	}
+	return prefix, storage.PrefixEnd(prefix)
+}
+
+// scanRows reads the scan's rows in the key range [lo, hi) (bounds, or a
+// part of it) into fn on the calling goroutine: x.ctx evaluates the pushed
+// filter and kf (the probe key filter installed on the scan, or nil),
+// poll stops the scan.
+func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
-	sc.poll = x.poll
+	sc.poll = poll
 	if x.s.readsDeleted() {
 		sc.keepDeleted()
 	}
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
 	}
-	prefix := n.prefix
-	if prefix == nil {
-		prefix = sc.rc.Prefix()
-	}
-	lo, hi := prefix, storage.PrefixEnd(prefix)
-	if n.span != nil {
-		lo, hi = n.span.lo, n.span.hi
-	}
-	if kf := x.keyFilters[n]; kf != nil {
+	if kf != nil {
 		if fneed, ok := n.filterCols(); ok {
 			fneed[kf.slot] = true
 			if sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
@@ -80,6 +97,10 @@ func (n *scanNode) run(x *execCtx, fn rowFn) error {
 				}
 				return kf.keep(row, x.ctx)
 			}) {
+				prefix := n.prefix
+				if prefix == nil {
+					prefix = sc.rc.Prefix()
+				}
 				if spans := kf.seekSpans(n, prefix, lo, hi); spans != nil {
 					return scanSpans(sc, spans, fn)
 				}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/sstable/block"
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
@@ -62,6 +63,13 @@ type Options struct {
 	// that goroutine blocks forever.
 	// The default value writes err to stderr and exits with status 1.
 	OnFatal func(err error)
+	// Compression is the block compression of the table files written
+	// from now on: "snappy" or "none". Files keep the compression they
+	// were written with; compactions rewrite them with this one. Without
+	// compression a full scan takes about half the CPU and the files about
+	// twice the space (BENCHMARKS.md, "Scan throughput, round 4").
+	// The default value is "snappy".
+	Compression string
 	// FS is the file system of the store. TESTING ONLY: see Faults.
 	// The default value is the operating system's file system.
 	FS vfs.FS
@@ -80,6 +88,9 @@ func (o *Options) EnsureDefaults() {
 	}
 	if o.FS == nil {
 		o.FS = vfs.Default
+	}
+	if o.Compression == "" {
+		o.Compression = "snappy"
 	}
 }
 
@@ -100,8 +111,16 @@ var ErrNotFound = errors.New("storage: not found")
 
 // Open opens (creating if needed) the store in dir and removes the table
 // files that writers left behind (see NewSSTWriter).
-func Open(dir string, opts Options) (*DB, error) {
+func Open(dir string, opts Options) (*DB, error) { return openTuned(dir, opts, nil) }
+
+// openTuned is Open with tune, when set, adjusting Pebble's options last
+// (benchmarks of the store's settings).
+func openTuned(dir string, opts Options, tune func(*pebble.Options)) (*DB, error) {
 	opts.EnsureDefaults()
+	profile, err := compressionProfile(opts.Compression)
+	if err != nil {
+		return nil, err
+	}
 	db := &DB{opts: opts, dir: dir, tmpDir: opts.FS.PathJoin(dir, tmpDirName), write: pebble.Sync}
 	if opts.NoSync {
 		db.write = pebble.NoSync
@@ -122,6 +141,10 @@ func Open(dir string, opts Options) (*DB, error) {
 	for i := range po.Levels {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 		po.Levels[i].BlockSize = 32 << 10
+		po.Levels[i].Compression = func() *block.CompressionProfile { return profile }
+	}
+	if tune != nil {
+		tune(po)
 	}
 	po.EnsureDefaults()
 	pdb, err := pebble.Open(dir, po)

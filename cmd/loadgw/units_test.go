@@ -93,11 +93,15 @@ func TestFlagBounds(t *testing.T) {
 		{[]string{"--load-history", "0"}, "--load-history must be between 1 and 1000000, not 0"},
 		{[]string{"--load-history", "1000001"}, "--load-history must be between 1 and 1000000, not 1000001"},
 		{[]string{"--max-mysql-connections", "-1"}, "--max-mysql-connections must be positive, not -1"},
+		{[]string{"--store-compression", "zstd"}, `--store-compression must be one of snappy, none, not "zstd"`},
 	} {
 		_, err := parseFlags(c.args)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("parseFlags(%q) = %v, want %q", c.args, err, c.want)
 		}
+	}
+	if c, err := parseFlags([]string{"--store-compression", "none"}); err != nil || c.compression != "none" {
+		t.Errorf("--store-compression none: %v, %q", err, c.compression)
 	}
 	// Without a MySQL address its connection limit is unused.
 	if _, err := parseFlags([]string{"--mysql-addr", "", "--max-mysql-connections", "0"}); err != nil {

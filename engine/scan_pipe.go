@@ -1,0 +1,277 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+
+	"loadgw/expr"
+	"loadgw/types"
+)
+
+// Pipelined scans. A large table scan runs on a second goroutine: it walks
+// the store, decodes the rows and applies the pushed filter and probe key
+// filter there, and hands the rows that pass to the statement's goroutine
+// in batches, where the operators above the scan (aggregation, join probe,
+// sort) consume them. The two halves of the work then run on two cores.
+// The rows arrive in the scan's order and the consumer sees exactly the
+// rows of a serial scan, so results (and the first-seen order of groups)
+// do not change. Memory is bounded by pipeBatches batches of
+// pipeBatchValues values; the worker polls the statement's cancellation and
+// stops when the consumer stops early (LIMIT) or fails, and run returns
+// only after the worker has closed its iterator. A panic in the worker is
+// raised again on the statement's goroutine, whose request boundary
+// recovers it.
+
+const (
+	// pipeBatchValues bounds the values of a batch: 512 rows of 16
+	// columns (TPC-H's lineitem), fewer rows of a wider table (at least
+	// 16), so the batches in flight hold at most a few MiB.
+	pipeBatchValues = 512 * 16
+	// pipeBatches is the number of batches in flight: one being filled,
+	// the others queued or being consumed.
+	pipeBatches = 4
+)
+
+// pipeMinRows is the smallest estimated table size scanned on a second
+// goroutine; a smaller scan costs less than the hand-over. Tests lower it
+// to run every scan through the pipeline; a negative value turns
+// pipelining off.
+var pipeMinRows int64 = 200_000
+
+// pipeWorkers counts the scan workers running, for tests: a statement
+// returns only after its workers have ended.
+var pipeWorkers atomic.Int64
+
+// pipelined reports whether the scan runs on a second goroutine: there are
+// two CPUs to use, the table is large, the pushed filter reads only the
+// scan's own columns (no subquery and no outer reference, which would
+// evaluate on the statement's state from the worker) and a probe key
+// filter, if any, looks up an integer key (read-only after the build).
+func (n *scanNode) pipelined(x *execCtx, kf *keyFilter) bool {
+	if pipeMinRows < 0 || runtime.GOMAXPROCS(0) < 2 || x.st == nil {
+		return false
+	}
+	if n.prefix != nil && n.span == nil {
+		return false // a key prefix reads a few rows
+	}
+	if pipeMinRows > 0 {
+		if n.rows == 0 && n.rowsOf != nil {
+			n.rows = n.rowsOf()
+		}
+		if n.rows < pipeMinRows {
+			return false
+		}
+	}
+	if n.filter != nil {
+		if _, ok := n.filterCols(); !ok {
+			return false
+		}
+	}
+	return kf == nil || kf.table.intKey
+}
+
+// pipeBatch is a run of rows, each len(width) values, copied out of the
+// scanner's row.
+type pipeBatch struct {
+	vals []types.Value
+	n    int
+}
+
+// pipeBatchPool keeps the batches of ended scans for the next ones.
+var pipeBatchPool sync.Pool
+
+// pipePanic carries a panic of the worker to the statement's goroutine.
+type pipePanic struct {
+	val   any
+	stack []byte
+}
+
+func (p *pipePanic) Error() string { return fmt.Sprintf("BUG: scan worker panicked: %v", p.val) }
+
+// runPipelined is scanRows on a second goroutine (see above).
+func (n *scanNode) runPipelined(x *execCtx, kf *keyFilter, fn rowFn) error {
+	lo, hi := n.bounds(x)
+	return n.runWorkers(x, kf, [][2][]byte{{lo, hi}}, fn)
+}
+
+// runAnyOrder is run for a consumer that the order of the rows does not
+// change (an aggregation without GROUP BY of order-free aggregates): a
+// large scan of a Duplicate Key table is cut in two key ranges at a table
+// file boundary, each read by a worker of its own, and fn takes the
+// batches as they come. Every other scan runs as run does.
+func (n *scanNode) runAnyOrder(x *execCtx, fn rowFn) error {
+	kf := x.keyFilters[n]
+	if !n.pipelined(x, kf) || n.t.IsUnique() {
+		return n.run(x, fn)
+	}
+	lo, hi := n.bounds(x)
+	mid := x.s.e.db.SplitKey(lo, hi)
+	if mid == nil {
+		return n.runWorkers(x, kf, [][2][]byte{{lo, hi}}, fn)
+	}
+	return n.runWorkers(x, kf, [][2][]byte{{lo, mid}, {mid, hi}}, fn)
+}
+
+// runWorkers reads each key range of ranges on a worker goroutine of its
+// own into fn, on the calling goroutine: the rows of one range in order,
+// in the order of ranges when there is one.
+func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn rowFn) error {
+	x.st.reader() // the statement's snapshot exists before the workers read it
+	cancel := x.st.cancel
+	width := len(n.t.Columns)
+	rows := max(16, min(512, pipeBatchValues/width))
+	copyCols := pipeCopyCols(n.need, width)
+	batches := pipeBatches * len(ranges)
+	full := make(chan *pipeBatch, batches)
+	free := make(chan *pipeBatch, batches)
+	for range batches {
+		b, _ := pipeBatchPool.Get().(*pipeBatch)
+		if b == nil || cap(b.vals) < rows*width {
+			b = &pipeBatch{vals: make([]types.Value, rows*width)}
+		}
+		b.vals = b.vals[:rows*width]
+		free <- b
+	}
+	done := make(chan struct{})
+	werrs := make([]error, len(ranges))
+	var wg sync.WaitGroup
+	for w, r := range ranges {
+		wx := &execCtx{s: x.s, ctx: x.ctx.Fork(), st: x.st}
+		var polls uint32
+		poll := func() error {
+			polls++
+			if polls%pollEvery != 0 {
+				return nil
+			}
+			return cancel.check()
+		}
+		wg.Add(1)
+		pipeWorkers.Add(1)
+		go func() {
+			defer wg.Done()
+			defer pipeWorkers.Add(-1)
+			defer func() {
+				if r := recover(); r != nil {
+					werrs[w] = &pipePanic{val: r, stack: debug.Stack()}
+				}
+			}()
+			var b *pipeBatch
+			werrs[w] = n.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
+				if b == nil {
+					select {
+					case b = <-free:
+						b.n = 0
+					case <-done:
+						return false, nil
+					}
+				}
+				dst := b.vals[b.n*width : (b.n+1)*width]
+				if copyCols == nil {
+					copy(dst, row)
+				} else {
+					for _, c := range copyCols {
+						dst[c] = row[c]
+					}
+				}
+				b.n++
+				if b.n < rows {
+					return true, nil
+				}
+				select {
+				case full <- b:
+					b = nil
+					return true, nil
+				case <-done:
+					return false, nil
+				}
+			})
+			if werrs[w] == nil && b != nil && b.n > 0 {
+				select {
+				case full <- b:
+				case <-done:
+				}
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(full)
+	}()
+	// However the consumer ends (done, stopped early, an error, a panic),
+	// the workers are stopped and waited for before run returns.
+	defer func() {
+		close(done)
+		for range full {
+		}
+		// The workers have ended: every batch is back in free or was
+		// being consumed.
+		for len(free) > 0 {
+			pipeBatchPool.Put(<-free)
+		}
+	}()
+	for b := range full {
+		for i := range b.n {
+			more, err := fn(b.vals[i*width : (i+1)*width : (i+1)*width])
+			if err != nil || !more {
+				free <- b
+				return err
+			}
+		}
+		free <- b
+	}
+	// full is closed: every worker has ended.
+	for _, err := range werrs {
+		if p, ok := err.(*pipePanic); ok {
+			panic(fmt.Sprintf("%v\n\nscan worker stack:\n%s", p.val, p.stack))
+		}
+	}
+	for _, err := range werrs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pipeCopyCols lists the columns a scan that reads need (nil: all) hands
+// over, nil for all of them (when most are read, one copy is cheaper).
+func pipeCopyCols(need []bool, width int) []int {
+	if need == nil {
+		return nil
+	}
+	var cols []int
+	for i, ok := range need {
+		if ok {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols)*2 > width {
+		return nil
+	}
+	return cols
+}
+
+// orderFree reports whether the aggregation's result does not depend on
+// the order of its input rows: no GROUP BY (whose groups come out in the
+// order first seen) and only order-free aggregates (expr.OrderFree).
+func (ap *aggPlan) orderFree() bool {
+	if len(ap.groups) > 0 || ap.sets != nil {
+		return false
+	}
+	for _, a := range ap.aggs {
+		if a.fn == nil {
+			return false
+		}
+		ts := make([]types.Type, len(a.args))
+		for i, c := range a.args {
+			ts[i] = c.Type()
+		}
+		if !expr.OrderFree(a.fn, ts) {
+			return false
+		}
+	}
+	return true
+}
