@@ -40,6 +40,12 @@ func bindArrayApply(name string, args []Compiled) (Compiled, error) {
 	if !isNumeric(et.Kind) && !isDateLike(et.Kind) && et.Kind != types.Boolean {
 		return nil, errorf("array_apply does not support type %s, expression is %s", strings.ToUpper(typeName(et)), callSQL(name, args))
 	}
+	if et.Kind == types.Decimal {
+		if wt, ok := arrayApplyDecimal(et, args[2].(*constNode)); ok && wt != et {
+			et, at = wt, types.ArrayOf(wt, false)
+			args[0] = convert(args[0], at)
+		}
+	}
 	args[2] = convertTo(args[2], et)
 	cmp := op.v.S
 	return arrayFn(name, args, at, func(_ *Context, n types.Nested, rest []types.Value) (types.Value, error) {
@@ -75,4 +81,27 @@ func bindArrayApply(name string, args []Compiled) (Compiled, error) {
 		n.Elems = out
 		return n.Encode(), nil
 	}), nil
+}
+
+// arrayApplyDecimal is the element type Doris's FE gives array_apply's
+// array of DECIMAL elements once its DECIMALV3 precision promotion
+// (ComputeSignatureHelper.defaultDecimalV3PrecisionPromotion) has widened
+// it with val: an integer literal as the fewest digits that hold it, a
+// DECIMAL as itself, a string as DECIMALV3's SYSTEM_DEFAULT (38, 9). Other
+// val types are left as they were (ok false).
+func arrayApplyDecimal(et types.Type, val *constNode) (types.Type, bool) {
+	vt := val.t
+	switch {
+	case vt.Kind == types.Decimal:
+		return widerDecimal(et, vt), true
+	case isString(vt.Kind):
+		return widerDecimal(et, tDecimal(38, 9)), true
+	case isSmallInt(vt.Kind) || vt.Kind == types.LargeInt:
+		if val.v.IsNull() {
+			return et, false
+		}
+		digits := len(strings.TrimPrefix(productInt(val.v).String(), "-"))
+		return widerDecimal(et, tDecimal(digits, 0)), true
+	}
+	return et, false
 }

@@ -11,9 +11,11 @@ func init() {
 // bindArrayProduct binds array_product(a) with Doris's signatures: the
 // product of a's elements that are not NULL, NULL when there is none.
 // TINYINT, SMALLINT, INT and BOOLEAN multiply as INT, BIGINT, LARGEINT,
-// FLOAT and DOUBLE as themselves (integers wrap around as in C++), an
+// FLOAT and DOUBLE as themselves, an
 // empty or all-NULL literal array as DOUBLE, and DECIMAL(p, s) as
-// DECIMAL(38, s), each step's product truncated to scale s.
+// DECIMAL(38, s), each step's product truncated to scale s. An integer
+// product that leaves its type fails as AggregateFunctionProductData's
+// mul_overflow check does, with its text.
 func bindArrayProduct(name string, args []Compiled) (Compiled, error) {
 	et, null, err := arrayOperand(name, args)
 	if null != nil || err != nil {
@@ -45,12 +47,17 @@ func bindArrayProduct(name string, args []Compiled) (Compiled, error) {
 				continue
 			}
 			switch rt.Kind {
-			case types.Int:
-				acc = types.NewInt(types.Int, int64(int32(acc.I)*int32(e.I)))
-			case types.BigInt:
-				acc = types.NewInt(types.BigInt, acc.I*e.I)
-			case types.LargeInt:
-				acc = types.NewLargeInt(types.Int128Of(acc).MulWrap(types.Int128Of(e)))
+			case types.Int, types.BigInt, types.LargeInt:
+				a, b := productInt(acc), productInt(e)
+				p, ok := a.Mul(b)
+				if !ok || rt.Kind != types.LargeInt && (!p.IsInt64() || rt.Kind == types.Int && p.Int64() != int64(int32(p.Int64()))) {
+					return types.NullValue, errorf("Product overflow for type %d and value %s * %s", productTypeCode[rt.Kind], b, a)
+				}
+				if rt.Kind == types.LargeInt {
+					acc = types.NewLargeInt(p)
+				} else {
+					acc = types.NewInt(rt.Kind, p.Int64())
+				}
 			case types.Float:
 				acc = types.NewFloat(types.Float, float64(float32(acc.F)*float32(e.F)))
 			case types.Double:
@@ -66,4 +73,17 @@ func bindArrayProduct(name string, args []Compiled) (Compiled, error) {
 		}
 		return acc, nil
 	}), nil
+}
+
+// productTypeCode is the number Doris's BE prints for the result type in
+// "Product overflow for type {}": its PrimitiveType enum value (fmt 7
+// formats the unscoped enum as an integer).
+var productTypeCode = map[types.Kind]int{types.Int: 5, types.BigInt: 6, types.LargeInt: 7}
+
+// productInt is an INT, BIGINT or LARGEINT value as a 128-bit integer.
+func productInt(v types.Value) types.Int128 {
+	if v.Kind == types.LargeInt {
+		return types.Int128Of(v)
+	}
+	return types.FromInt64(v.I)
 }

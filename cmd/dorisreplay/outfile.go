@@ -21,14 +21,17 @@ func parseOut(text string) *outFile {
 	in := false
 	flush := func() {
 		if in {
-			// A block ends with one empty line before the next header.
-			for len(cur) > 0 && cur[len(cur)-1] == "" {
+			// A block ends with one empty line before the next header; the
+			// framework's SkipLastEmptyLineIterator drops that one only, so
+			// a row holding one empty string stays a row.
+			if len(cur) > 0 && cur[len(cur)-1] == "" {
 				cur = cur[:len(cur)-1]
 			}
 			o.blocks[tag] = append(o.blocks[tag], cur)
 		}
 	}
-	for _, line := range strings.Split(text, "\n") {
+	// Lines as a line reader gives them: no empty line after the final newline.
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 		if strings.HasPrefix(line, "-- !") && strings.HasSuffix(line, " --") {
 			flush()
 			tag = strings.TrimSuffix(strings.TrimPrefix(line, "-- !"), " --")

@@ -41,6 +41,18 @@ func TestParseOut(t *testing.T) {
 	if _, ok := o.next("a"); ok {
 		t.Fatal("a third a block")
 	}
+	// A row holding one empty string (Doris's array_join([''], '_')) is a
+	// row: only the block's separator line is dropped.
+	o = parseOut("-- !e --\n\n\n-- !f --\n_\n\n-- !g --\n\\N\n\n")
+	if b, ok := o.next("e"); !ok || len(b) != 1 || b[0] != "" {
+		t.Fatalf("e: %q %v", b, ok)
+	}
+	if b, ok := o.next("f"); !ok || len(b) != 1 || b[0] != "_" {
+		t.Fatalf("f: %q %v", b, ok)
+	}
+	if b, ok := o.next("g"); !ok || len(b) != 1 || b[0] != "\\N" {
+		t.Fatalf("g: %q %v", b, ok)
+	}
 }
 
 func TestCellEqual(t *testing.T) {
