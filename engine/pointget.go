@@ -145,6 +145,7 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	// costs more than the lookup, its release rescoring compactions).
 	sc := s.newScanner(t, s.e.db, st.ctx.Now)
 	sc.poll = x.poll
+	sc.noVer = !pp.readsVersion
 	limit := int64(-1)
 	if q.Limit != nil {
 		limit = q.Limit.Count
