@@ -149,8 +149,9 @@ func (pp *pointPlan) bindItems(q *sql.Select) bool {
 type pointPlans struct {
 	plans [8]*pointPlan
 	next  int
-	// key is the buffer of the last lookup's encoded key, reused.
-	key []byte
+	// key is the buffer of the last lookup's encoded key, reused; end
+	// the buffer of the end of its key range.
+	key, end []byte
 }
 
 // find returns the plan of q over t as the session shows hidden columns
