@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"time"
+
+	"loadgw/clock"
 )
 
 // ErrQueryTimeout is Doris's text when a query runs past its
@@ -20,8 +22,8 @@ var ErrQueryCancelled = &Error{Msg: "Query cancelled: the client closed the requ
 // every pollEvery calls, which read the context and the clock.
 type canceler struct {
 	ctx      context.Context
-	now      func() time.Time
-	deadline time.Time // zero: no timeout
+	clk      clock.Clock // the interface, not a method value: no allocation per statement
+	deadline time.Time   // zero: no timeout
 	n        uint32
 }
 
@@ -29,12 +31,12 @@ const pollEvery = 1024
 
 // newCanceler starts the clock of a statement of session s.
 func (s *Session) newCanceler() *canceler {
-	c := &canceler{ctx: s.reqCtx, now: s.e.clock.Now}
+	c := &canceler{ctx: s.reqCtx, clk: s.e.clock}
 	if c.ctx == nil {
 		c.ctx = context.Background()
 	}
 	if secs, err := strconv.ParseInt(s.Var("query_timeout"), 10, 64); err == nil && secs > 0 {
-		c.deadline = c.now().Add(time.Duration(secs) * time.Second)
+		c.deadline = c.clk.Now().Add(time.Duration(secs) * time.Second)
 	}
 	return c
 }
@@ -47,7 +49,7 @@ func (c *canceler) check() error {
 	if c.ctx.Err() != nil {
 		return ErrQueryCancelled
 	}
-	if !c.deadline.IsZero() && !c.now().Before(c.deadline) {
+	if !c.deadline.IsZero() && !c.clk.Now().Before(c.deadline) {
 		return ErrQueryTimeout
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"loadgw/catalog"
 	"loadgw/expr"
 	"loadgw/sql"
+	"loadgw/storage"
 	"loadgw/ttl"
 	"loadgw/types"
 )
@@ -148,6 +149,7 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	if s.readsDeleted() {
 		sc.keepDeleted()
 	}
+	sc.noVer = !pp.readsVersion
 	limit := int64(-1)
 	if q.Limit != nil {
 		limit = q.Limit.Count
@@ -159,7 +161,8 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		limit = 1
 	}
 	var rows [][]types.Value
-	err := sc.scan(key, func(row []types.Value) (bool, error) {
+	s.points.end = storage.AppendPrefixEnd(s.points.end, key)
+	err := sc.scanIn(key, s.points.end, func(row []types.Value) (bool, error) {
 		if filter != nil {
 			if ok, err := x.truth(filter, row); err != nil || !ok {
 				return err == nil, err

@@ -30,6 +30,10 @@ type pointPlan struct {
 	// one equality with a literal per key column, in key order (see
 	// exactKey).
 	keyLits []*expr.Literal
+	// readsVersion is set when the select list or the WHERE names
+	// __DORIS_VERSION_COL__: only then does the lookup read the table's
+	// commit list to fill it (see bindItems).
+	readsVersion bool
 }
 
 // newPointPlan describes the columns of t as q's FROM names them.
@@ -126,6 +130,18 @@ func (pp *pointPlan) bindItems(q *sql.Select) bool {
 		out[i] = Column{Name: itemName(it), Type: c.Type(), OrigName: origName(it.Expr, project)}
 	}
 	pp.outs, pp.out = outs, out
+	pp.readsVersion = false
+	names := func(e expr.Expr) {
+		expr.Walk(e, func(e expr.Expr) {
+			if ref, ok := e.(*expr.ColumnRef); ok && strings.EqualFold(ref.Name, catalog.VersionCol) {
+				pp.readsVersion = true
+			}
+		})
+	}
+	for _, it := range items {
+		names(it.Expr)
+	}
+	names(q.Where)
 	return true
 }
 
@@ -133,8 +149,9 @@ func (pp *pointPlan) bindItems(q *sql.Select) bool {
 type pointPlans struct {
 	plans [8]*pointPlan
 	next  int
-	// key is the buffer of the last lookup's encoded key, reused.
-	key []byte
+	// key is the buffer of the last lookup's encoded key, reused; end
+	// the buffer of the end of its key range.
+	key, end []byte
 }
 
 // find returns the plan of q over t as the session shows hidden columns

@@ -350,8 +350,12 @@ func (i *Iter) Close() error {
 }
 
 // PrefixEnd returns the smallest key greater than every key with prefix p.
-func PrefixEnd(p []byte) []byte {
-	end := append([]byte(nil), p...)
+func PrefixEnd(p []byte) []byte { return AppendPrefixEnd(nil, p) }
+
+// AppendPrefixEnd is PrefixEnd written into dst's storage (dst[:0]), for
+// callers that reuse a buffer; nil when no key is greater.
+func AppendPrefixEnd(dst, p []byte) []byte {
+	end := append(dst[:0], p...)
 	for i := len(end) - 1; i >= 0; i-- {
 		end[i]++
 		if end[i] != 0 {
