@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"loadgw/spill"
@@ -64,7 +65,7 @@ func (rw *Rewrite) Write(r storage.Reader, w *storage.SSTWriter) error {
 		_, src[i] = rw.Old.ColumnByUID(c.UID)
 	}
 	newFill := rw.New.AddedValueFunc(rw.Now, rw.Loc)
-	sorter := spill.NewSorter(func(a, b []types.Value) int { return compareKeyText(a[0].S, b[0].S) }, rw.SpillDir, rw.MemoryBytes)
+	sorter := spill.NewSorter(func(a, b []types.Value) int { return strings.Compare(a[0].S, b[0].S) }, rw.SpillDir, rw.MemoryBytes)
 	defer sorter.Close()
 	if err := rw.collect(r, oc, nc, src, newFill, sorter); err != nil {
 		return err
@@ -124,17 +125,6 @@ func (rw *Rewrite) collect(r storage.Reader, oc, nc *RowCodec, src []int, newFil
 		}
 	}
 	return vs.Close()
-}
-
-// compareKeyText orders encoded keys held as strings bytewise.
-func compareKeyText(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ColumnByUID returns the column with unique id uid and its position, or

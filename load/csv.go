@@ -26,16 +26,8 @@ func newCSVSource(body io.Reader, p *Params, n, maxLine int) (*csvSource, error)
 		HeaderLines:      p.HeaderLines,
 		MaxLineBytes:     maxLine,
 	}
-	var err error
-	if p.ColumnSeparator != "" {
-		if opts.ColumnSeparator, err = csvline.ParseSeparator(p.ColumnSeparator); err != nil {
-			return nil, analysisError("%s", err.Error())
-		}
-	}
-	if p.LineDelimiter != "" {
-		if opts.LineDelimiter, err = csvline.ParseSeparator(p.LineDelimiter); err != nil {
-			return nil, analysisError("%s", err.Error())
-		}
+	if err := setSeparators(&opts, p); err != nil {
+		return nil, err
 	}
 	return &csvSource{r: csvline.NewReader(body, opts), opts: opts, n: n}, nil
 }
@@ -43,14 +35,7 @@ func newCSVSource(body io.Reader, p *Params, n, maxLine int) (*csvSource, error)
 func (s *csvSource) next(dst []types.Value) ([]byte, string, error) {
 	fields, line, err := s.r.Next()
 	if err != nil {
-		if err == io.EOF {
-			return nil, "", err
-		}
-		var le *Error
-		if errors.As(err, &le) {
-			return nil, "", err
-		}
-		return nil, "", &Error{Code: CodeInternalError, Msg: err.Error(), Err: err, Client: errors.Is(err, csvline.ErrLineTooLong)}
+		return nil, "", readError(err)
 	}
 	if !csvline.ValidEncoding(line) {
 		return line, csvline.ReasonInvalidEncoding, nil
@@ -66,4 +51,36 @@ func (s *csvSource) next(dst []types.Value) ([]byte, string, error) {
 		}
 	}
 	return line, "", nil
+}
+
+// setSeparators sets opts' column and line separators from the load's
+// headers (CSV and hive_text), leaving opts' defaults where a header is
+// absent.
+func setSeparators(opts *csvline.Options, p *Params) error {
+	var err error
+	if p.ColumnSeparator != "" {
+		if opts.ColumnSeparator, err = csvline.ParseSeparator(p.ColumnSeparator); err != nil {
+			return analysisError("%s", err.Error())
+		}
+	}
+	if p.LineDelimiter != "" {
+		if opts.LineDelimiter, err = csvline.ParseSeparator(p.LineDelimiter); err != nil {
+			return analysisError("%s", err.Error())
+		}
+	}
+	return nil
+}
+
+// readError is the load error of a failed csvline read: io.EOF and load
+// errors as they are, anything else an internal error (a line over the
+// limit is the client's).
+func readError(err error) error {
+	if err == io.EOF {
+		return err
+	}
+	var le *Error
+	if errors.As(err, &le) {
+		return err
+	}
+	return &Error{Code: CodeInternalError, Msg: err.Error(), Err: err, Client: errors.Is(err, csvline.ErrLineTooLong)}
 }

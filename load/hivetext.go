@@ -1,7 +1,6 @@
 package load
 
 import (
-	"errors"
 	"io"
 
 	"loadgw/csvline"
@@ -30,16 +29,8 @@ func newHiveTextSource(body io.Reader, p *Params, n, maxLine int) (*hiveTextSour
 		SkipLines:       p.SkipLines,
 		MaxLineBytes:    maxLine,
 	}
-	var err error
-	if p.ColumnSeparator != "" {
-		if opts.ColumnSeparator, err = csvline.ParseSeparator(p.ColumnSeparator); err != nil {
-			return nil, analysisError("%s", err.Error())
-		}
-	}
-	if p.LineDelimiter != "" {
-		if opts.LineDelimiter, err = csvline.ParseSeparator(p.LineDelimiter); err != nil {
-			return nil, analysisError("%s", err.Error())
-		}
+	if err := setSeparators(&opts, p); err != nil {
+		return nil, err
 	}
 	return &hiveTextSource{r: csvline.NewReader(body, opts), opts: opts, n: n}, nil
 }
@@ -47,14 +38,7 @@ func newHiveTextSource(body io.Reader, p *Params, n, maxLine int) (*hiveTextSour
 func (s *hiveTextSource) next(dst []types.Value) ([]byte, string, error) {
 	fields, line, err := s.r.Next()
 	if err != nil {
-		if err == io.EOF {
-			return nil, "", err
-		}
-		var le *Error
-		if errors.As(err, &le) {
-			return nil, "", err
-		}
-		return nil, "", &Error{Code: CodeInternalError, Msg: err.Error(), Err: err, Client: errors.Is(err, csvline.ErrLineTooLong)}
+		return nil, "", readError(err)
 	}
 	if len(fields) != s.n {
 		return line, csvline.ColumnCountMismatch(s.n, len(fields), s.opts), nil

@@ -1,6 +1,9 @@
 package types
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // castToNested converts v to the nested type to: a nested value element by
 // element (an element that does not convert becomes NULL, as in Doris's
@@ -99,7 +102,7 @@ func compareNested(a, b Value) int {
 	na, ea := Decode(a)
 	nb, eb := Decode(b)
 	if ea != nil || eb != nil || !na.Type.Equal(nb.Type) {
-		return compareStrings(Format(a, nil), Format(b, nil))
+		return strings.Compare(Format(a, nil), Format(b, nil))
 	}
 	for i := 0; i < len(na.Elems) && i < len(nb.Elems); i++ {
 		if c := Compare(na.Elems[i], nb.Elems[i]); c != 0 {
@@ -107,16 +110,6 @@ func compareNested(a, b Value) int {
 		}
 	}
 	return cmpInt64(int64(len(na.Elems)), int64(len(nb.Elems)))
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // zeroNested is the zero of a nested type: an empty ARRAY or MAP, a STRUCT
