@@ -39,7 +39,7 @@ func parseNested(s string, t Type, loc *time.Location, depth int) (Value, error)
 }
 
 func parseArrayText(s string, t Type, loc *time.Location, depth int) (Value, error) {
-	inner, items, err := splitBracketed(s, "Array", '[', ']')
+	_, items, err := splitBracketed(s, "Array", '[', ']')
 	if err != nil {
 		return NullValue, err
 	}
@@ -49,9 +49,10 @@ func parseArrayText(s string, t Type, loc *time.Location, depth int) (Value, err
 	}
 	n.Elems = make([]Value, len(items))
 	for i, it := range items {
-		if it == "" {
-			return NullValue, invalidValue("here has item in Array(%s) is empty!", inner)
-		}
+		// An empty item is read like any other (Doris's _from_string, which
+		// its CAST from string to ARRAY and so stream load use): NULL, or
+		// "" in an array of strings. The older json serde refused it
+		// ("here has item in Array(...) is empty!").
 		e, err := parseItem(it, t.Nested.Elem, !t.Nested.ElemNotNull, loc, depth)
 		if err != nil {
 			return NullValue, err
