@@ -163,9 +163,9 @@ func ParseBegin(h http.Header) (*Params, error) {
 		return nil, &Error{Code: CodeE1101, Msg: "unknown data format, format=" + get("format"), Client: true}
 	}
 	if v := get("timeout"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
+		n, err := safeStoi(v, "timeout")
 		if err != nil {
-			return nil, invalidArg("Invalid format of 'timeout': '%s', stoi", v)
+			return nil, err
 		}
 		if n < minTimeoutSec {
 			return nil, analysisError("Invalid timeout: %d. Timeout should be higher than Config.min_load_timeout_second: %d", n, minTimeoutSec)
@@ -213,9 +213,9 @@ func (p *Params) parseCSV(get func(string) string, has func(string) bool) error 
 	p.TrimDoubleQuotes = isTrue(get("trim_double_quotes"))
 	p.EmptyFieldAsNull = isTrue(get("empty_field_as_null"))
 	if v := get("skip_lines"); v != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
+		n, err := safeStoi(v, "skip_lines")
 		if err != nil {
-			return invalidArg("Invalid format of 'skip_lines': '%s', stoi", v)
+			return err
 		}
 		if n < 0 {
 			return invalidArg("Invalid 'skip_lines': %d", n)
@@ -280,6 +280,12 @@ func (p *Params) parsePut(get func(string) string, has func(string) bool) error 
 		return invalidArg("Can not specify both partitions and temporary partitions")
 	}
 	p.MergeTypeSent = has("merge_type")
+	if v := get("send_batch_parallelism"); v != "" {
+		// Doris only passes it on to the FE; loadgw has no sink to spread.
+		if _, err := safeStoi(v, "send_batch_parallelism"); err != nil {
+			return err
+		}
+	}
 	if v := get("merge_type"); v != "" {
 		switch mt := strings.ToUpper(strings.TrimSpace(v)); mt {
 		case "APPEND", "DELETE", "MERGE":
@@ -396,4 +402,28 @@ func stoll(s string) (n int64, ok bool) {
 	}
 	n, err := strconv.ParseInt(s[:end], 10, 64)
 	return n, err == nil
+}
+
+// safeStoi reads an integer header as Doris's safe_stoi (std::stoi) does:
+// leading blanks, a sign and the digits that follow, anything after them
+// ignored; no digits is an invalid format, a value outside int32 out of
+// range, each with Doris's text.
+func safeStoi(v, name string) (int, error) {
+	s := strings.TrimLeft(v, " \t\n\v\f\r")
+	end := 0
+	if end < len(s) && (s[end] == '+' || s[end] == '-') {
+		end++
+	}
+	digits := end
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	if end == digits {
+		return 0, invalidArg("Invalid format of '%s': '%s', stoi", name, v)
+	}
+	n, err := strconv.ParseInt(s[:end], 10, 32)
+	if err != nil {
+		return 0, invalidArg("'%s' value out of range: '%s', stoi", name, v)
+	}
+	return int(n), nil
 }
