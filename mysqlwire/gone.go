@@ -45,6 +45,11 @@ func newClientWatch(c *mysql.Conn, sess *engine.Session) *clientWatch {
 	if raw == nil {
 		return nil
 	}
+	return watchSocket(raw, sess)
+}
+
+// watchSocket is the watch of the client at the other end of raw.
+func watchSocket(raw syscall.Conn, sess *engine.Session) *clientWatch {
 	w := &clientWatch{raw: raw, sess: sess}
 	w.renew()
 	w.t = time.AfterFunc(time.Hour, w.look)
