@@ -17,44 +17,117 @@ import (
 // client closed the connection.
 const clientPollInterval = 250 * time.Millisecond
 
-// watchClient makes the statements of st's session stop (the engine's
-// ErrQueryCancelled) once the client of c closes its connection while a
+// clientWatch makes the statements of a connection's session stop (the
+// engine's ErrQueryCancelled) once its client closes the connection while a
 // command runs, as the HTTP endpoint stops when its request's client goes
-// away; until then a dropped client's query would run to query_timeout. It
-// returns the function that ends the watch.
+// away; until then a dropped client's query would run to query_timeout.
 //
-// The socket is looked at every clientPollInterval without reading from it
-// (a peek): a command that ends sooner costs one timer.
-func watchClient(c *mysql.Conn, sess *engine.Session) (stop func()) {
+// There is one per connection, made at its first command: one context (the
+// session's request context for the connection's life) and one timer,
+// armed by start and disarmed by stop without allocating. While armed, the
+// socket is looked at every clientPollInterval without reading from it (a
+// peek); a command that ends sooner costs a timer reset and stop.
+type clientWatch struct {
+	raw  syscall.Conn
+	sess *engine.Session
+	t    *time.Timer
+
+	mu      sync.Mutex // held while the socket is looked at
+	running bool       // a command runs: the timer looks at the socket
+	ctx     context.Context
+	cancel  context.CancelFunc
+}
+
+// newClientWatch is the watch of connection c whose session is sess, or nil
+// when c has no socket to look at.
+func newClientWatch(c *mysql.Conn, sess *engine.Session) *clientWatch {
 	raw := socketOf(c.Conn)
 	if raw == nil {
-		return func() {}
+		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	restore := sess.SetRequestContext(ctx)
-	var mu sync.Mutex // held while the socket is looked at
-	stopped := false
-	var t *time.Timer
-	t = time.AfterFunc(clientPollInterval, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if stopped {
-			return
-		}
-		if peerClosed(raw) {
-			cancel()
-			return
-		}
-		t.Reset(clientPollInterval)
-	})
-	return func() {
-		mu.Lock()
-		stopped = true
-		t.Stop()
-		mu.Unlock()
-		cancel()
-		restore()
+	return watchSocket(raw, sess)
+}
+
+// watchSocket is the watch of the client at the other end of raw.
+func watchSocket(raw syscall.Conn, sess *engine.Session) *clientWatch {
+	w := &clientWatch{raw: raw, sess: sess}
+	w.renew()
+	w.t = time.AfterFunc(time.Hour, w.look)
+	w.t.Stop()
+	return w
+}
+
+// renew gives the session a fresh request context. Called with w.mu held
+// or before w is shared.
+func (w *clientWatch) renew() {
+	w.ctx, w.cancel = context.WithCancel(context.Background())
+	w.sess.SetRequestContext(w.ctx) // for the connection's life: nothing to restore
+}
+
+// start arms the watch for a command; stop disarms it. A nil watch does
+// nothing.
+func (w *clientWatch) start() {
+	if w == nil {
+		return
 	}
+	w.mu.Lock()
+	if w.ctx.Err() != nil {
+		// A client seen gone earlier sent another command after all (it
+		// had only closed its writing side): this command runs.
+		w.renew()
+	}
+	w.running = true
+	w.t.Reset(clientPollInterval)
+	w.mu.Unlock()
+}
+
+func (w *clientWatch) stop() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.running = false
+	w.t.Stop()
+	w.mu.Unlock()
+}
+
+// close ends the watch with its connection.
+func (w *clientWatch) close() {
+	if w == nil {
+		return
+	}
+	w.stop()
+	w.mu.Lock()
+	w.cancel()
+	w.mu.Unlock()
+}
+
+// look is the timer's function: it cancels the running command's
+// statements once the client closed the connection, else looks again
+// later. A look that fires after stop finds running false (or, after the
+// next start, peeks once more, which is harmless).
+func (w *clientWatch) look() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.running {
+		return
+	}
+	if peerClosed(w.raw) {
+		w.cancel()
+		return
+	}
+	w.t.Reset(clientPollInterval)
+}
+
+// startWatch arms st's watch for a command of connection c, making it at
+// the connection's first command (after the handshake, so that c's socket
+// is final). The command ends it with st.watch.stop().
+func (st *connState) startWatch(c *mysql.Conn) {
+	if !st.watchMade {
+		st.watchMade = true
+		st.watch = newClientWatch(c, st.sess)
+	}
+	st.watch.start()
 }
 
 // socketOf is the socket under c's wrappers (TLS, the connection guard),

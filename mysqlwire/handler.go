@@ -32,6 +32,10 @@ type connState struct {
 	// binaryFields are the column definitions of the last prepared
 	// statement's result set.
 	binaryFields fieldCache
+	// watch cancels a command's statements when the client goes away;
+	// made at the first command (see startWatch), nil without a socket.
+	watch     *clientWatch
+	watchMade bool
 }
 
 // handler answers the commands of every connection.
@@ -93,6 +97,7 @@ func (h *handler) ConnectionClosed(c *mysql.Conn) {
 	delete(h.conns, c.ConnectionID)
 	h.mu.Unlock()
 	if st != nil {
+		st.watch.close()
 		st.sess.Close()
 	}
 }
@@ -146,7 +151,8 @@ func (h *handler) ComQuery(_ context.Context, c *mysql.Conn, query string, cb my
 	defer h.recover(c, &err)
 	st := h.state(c)
 	st.pending = nil
-	defer watchClient(c, st.sess)()
+	st.startWatch(c)
+	defer st.watch.stop()
 	return h.execute(st.sess, query, func(r *sqltypes.Result) error { return cb(r, false) })
 }
 
@@ -173,7 +179,8 @@ func (h *handler) ComMultiQuery(_ context.Context, c *mysql.Conn, query string, 
 	}
 	st.pendingRest = rest
 	more := rest != ""
-	defer watchClient(c, st.sess)()
+	st.startWatch(c)
+	defer st.watch.stop()
 	if err := h.execute(st.sess, first, func(r *sqltypes.Result) error { return cb(r, more) }); err != nil {
 		st.pending = nil
 		return "", err
@@ -213,7 +220,8 @@ func (h *handler) ComStmtExecute(_ context.Context, c *mysql.Conn, prepare *mysq
 	defer h.exit()
 	defer h.recover(c, &err)
 	st := h.state(c)
-	defer watchClient(c, st.sess)()
+	st.startWatch(c)
+	defer st.watch.stop()
 	res, err := st.execute(c, prepare)
 	if err != nil {
 		return sqlError(err)
