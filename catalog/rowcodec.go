@@ -39,9 +39,10 @@ type RowCodec struct {
 	rowStoreIdx  int
 	rowStoreCols []int
 	// delSign is the position of __DORIS_DELETE_SIGN__ among the columns,
-	// or -1; cur the layout of the table's current schema version (see
-	// rowcodec_delsign.go).
+	// or -1; cur the layout of the table's schema version curVer, the
+	// current one when the codec was built (see rowcodec_delsign.go).
 	delSign int
+	curVer  uint32
 	cur     *versionLayout
 }
 

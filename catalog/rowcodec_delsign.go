@@ -19,7 +19,8 @@ func (rc *RowCodec) initDeleteSign() {
 			vl.delSign = slices.Index(vl.target, rc.delSign)
 		}
 	}
-	rc.cur = rc.versions[rc.t.SchemaVersion]
+	rc.curVer = rc.t.SchemaVersion
+	rc.cur = rc.versions[rc.curVer]
 }
 
 // DeleteSign reports whether the stored value val has its delete sign
@@ -35,7 +36,7 @@ func (rc *RowCodec) DeleteSign(val []byte) (bool, error) {
 		return false, err
 	}
 	vl := rc.cur
-	if vl == nil || ver != rc.t.SchemaVersion {
+	if vl == nil || ver != rc.curVer {
 		if vl = rc.versions[ver]; vl == nil {
 			return false, fmt.Errorf("row of unknown schema version %d in table %s", ver, rc.t.Name)
 		}
