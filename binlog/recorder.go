@@ -34,11 +34,7 @@ type Recorder struct {
 	first uint64
 	row   []types.Value // scratch for delete images
 
-	delSign int                 // column of the delete sign, or -1
-	delProj *catalog.Projection // reads only the delete sign
-	delRow  []types.Value
-	delScr  []types.Value
-	added   func(col int) types.Value
+	added func(col int) types.Value
 }
 
 // NewRecorder returns the recorder of commit ts of rc's table, writing to
@@ -49,7 +45,6 @@ func NewRecorder(rc *catalog.RowCodec, ts uint64, out Writer) *Recorder {
 		return nil
 	}
 	r := &Recorder{rc: rc, t: t, ts: ts, hist: Historical(t), out: out, plen: len(rc.Prefix())}
-	_, r.delSign = t.Column(catalog.DeleteSignCol)
 	return r
 }
 
@@ -136,22 +131,7 @@ func (r *Recorder) Change(keyPrefix, oldVal, newVal []byte) error {
 
 // deleted reads only the delete sign of a stored value.
 func (r *Recorder) deleted(val []byte) (bool, error) {
-	if r.delSign < 0 {
-		return false, nil
-	}
-	if r.delProj == nil {
-		need := make([]bool, len(r.t.Columns))
-		need[r.delSign] = true
-		r.delProj = r.rc.NewProjection(need)
-		r.delRow = make([]types.Value, len(r.t.Columns))
-	}
-	var err error
-	r.delScr, err = r.rc.DecodeValueMask(val, r.delRow, r.delScr, func(int) types.Value { return types.NullValue }, r.delProj)
-	if err != nil {
-		return false, err
-	}
-	v := r.delRow[r.delSign]
-	return !v.IsNull() && v.I != 0, nil
+	return r.rc.DeleteSign(val)
 }
 
 // deleteImageHist is the after image of a delete record with before

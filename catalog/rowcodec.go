@@ -38,12 +38,21 @@ type RowCodec struct {
 	// rowStoreCols the columns it holds (see rowstore.go).
 	rowStoreIdx  int
 	rowStoreCols []int
+	// delSign is the position of __DORIS_DELETE_SIGN__ among the columns,
+	// or -1; cur the layout of the table's schema version curVer, the
+	// current one when the codec was built (see rowcodec_delsign.go).
+	delSign int
+	curVer  uint32
+	cur     *versionLayout
 }
 
 type versionLayout struct {
 	types  []types.Type
 	target []int // column position per stored value, -1 if dropped since
 	absent []int // current stored columns missing from this version
+	// delSign is the stored position of the delete sign column in this
+	// version, or -1 when it is not stored.
+	delSign int
 	// conv lists the stored values of this version whose column has since
 	// changed its type kind (MODIFY COLUMN INT to BIGINT, ...): they are
 	// cast to the column's type on read.
@@ -95,6 +104,7 @@ func NewRowCodec(t *Table) *RowCodec {
 		}
 		rc.versions[ver] = vl
 	}
+	rc.initDeleteSign()
 	return rc
 }
 
