@@ -388,6 +388,18 @@ func strtod(s string) float64 {
 // (std::out_of_range, which Doris leaves uncaught; loadgw reports it as the
 // invalid argument).
 func stoll(s string) (n int64, ok bool) {
+	digits, ok := stoPrefix(s)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	return n, err == nil
+}
+
+// stoPrefix is the part of s that C++'s std::stoi/stoll read: after leading
+// white space, an optional sign and the longest run of digits. ok is false
+// when there are no digits.
+func stoPrefix(s string) (string, bool) {
 	s = strings.TrimLeft(s, " \t\n\v\f\r")
 	end := 0
 	if end < len(s) && (s[end] == '+' || s[end] == '-') {
@@ -397,11 +409,7 @@ func stoll(s string) (n int64, ok bool) {
 	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
 		end++
 	}
-	if end == digits {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(s[:end], 10, 64)
-	return n, err == nil
+	return s[:end], end > digits
 }
 
 // safeStoi reads an integer header as Doris's safe_stoi (std::stoi) does:
@@ -409,19 +417,11 @@ func stoll(s string) (n int64, ok bool) {
 // ignored; no digits is an invalid format, a value outside int32 out of
 // range, each with Doris's text.
 func safeStoi(v, name string) (int, error) {
-	s := strings.TrimLeft(v, " \t\n\v\f\r")
-	end := 0
-	if end < len(s) && (s[end] == '+' || s[end] == '-') {
-		end++
-	}
-	digits := end
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	if end == digits {
+	digits, ok := stoPrefix(v)
+	if !ok {
 		return 0, invalidArg("Invalid format of '%s': '%s', stoi", name, v)
 	}
-	n, err := strconv.ParseInt(s[:end], 10, 32)
+	n, err := strconv.ParseInt(digits, 10, 32)
 	if err != nil {
 		return 0, invalidArg("'%s' value out of range: '%s', stoi", name, v)
 	}
