@@ -81,16 +81,7 @@ func (s *Session) showCreateDatabase(st *sql.ShowCreateDatabase) (*Result, error
 	}
 	text := "CREATE DATABASE `" + st.Name + "`"
 	if len(props) > 0 {
-		keys := make([]string, 0, len(props))
-		for k := range props {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		lines := make([]string, len(keys))
-		for i, k := range keys {
-			lines[i] = `"` + k + `" = "` + props[k] + `"`
-		}
-		text += "\nPROPERTIES (\n" + strings.Join(lines, ",\n") + "\n)"
+		text += "\nPROPERTIES (\n" + strings.Join(quotedProps(props), ",\n") + "\n)"
 	}
 	res := &Result{ResultSet: true, Columns: []Column{{Name: "Database", Type: varcharType}, {Name: "Create Database", Type: varcharType}}}
 	res.Rows = [][]types.Value{{str(st.Name), str(text)}}

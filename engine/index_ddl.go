@@ -155,14 +155,20 @@ func indexPropsString(props map[string]string) string {
 	if len(props) == 0 {
 		return ""
 	}
+	return "(" + strings.Join(quotedProps(props), ", ") + ")"
+}
+
+// quotedProps is props as `"k" = "v"` entries sorted by key, the form of
+// Doris's PROPERTIES clauses.
+func quotedProps(props map[string]string) []string {
 	keys := make([]string, 0, len(props))
 	for k := range props {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	parts := make([]string, len(keys))
+	out := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = `"` + k + `" = "` + props[k] + `"`
+		out[i] = `"` + k + `" = "` + props[k] + `"`
 	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	return out
 }
