@@ -90,7 +90,7 @@ func BenchmarkCommitMoWRows(b *testing.B) {
 // benchCommitRows runs b.N batches of rows rows from workers goroutines;
 // write adds one row given its key prefix (r | table id | k), the batch
 // number n (its TSO) and the row's position i.
-func benchCommitRows(b *testing.B, workers, rows int, noSync bool, write func(batch *Batch, key []byte, n int64, i int, val []byte)) {
+func benchCommitRows(b *testing.B, workers, rows int, noSync bool, write func(batch *Batch, key []byte, n int64, i int, val []byte), keysOf ...func(n int64, ks []int64)) {
 	db, err := Open(b.TempDir(), Options{NoSync: noSync})
 	if err != nil {
 		b.Fatal(err)
@@ -109,6 +109,7 @@ func benchCommitRows(b *testing.B, workers, rows int, noSync bool, write func(ba
 			defer wg.Done()
 			key, val := make([]byte, 0, 64), make([]byte, 0, 128)
 			vals := make([]types.Value, 4)
+			ks := make([]int64, rows)
 			for {
 				n := next.Add(1)
 				if n > int64(b.N) {
@@ -116,8 +117,13 @@ func benchCommitRows(b *testing.B, workers, rows int, noSync bool, write func(ba
 				}
 				batch := db.NewBatchSize(rows * 80)
 				base := (n * int64(rows)) % (10 * int64(workers*rows)) // keys wrap as loadbench's do
-				for i := 0; i < rows; i++ {
-					k := base + int64(i)
+				for i := range ks {
+					ks[i] = base + int64(i)
+				}
+				if len(keysOf) > 0 {
+					keysOf[0](n, ks)
+				}
+				for i, k := range ks {
 					vals[0] = types.NewInt(types.BigInt, k)
 					vals[1] = types.NewInt(types.Int, k%1000)
 					vals[2] = types.Value{Kind: types.Varchar, S: "value-of-row-" + "0123456789"}

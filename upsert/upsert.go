@@ -318,21 +318,29 @@ func (w *Writer) buildAt(ts uint64, rc *catalog.RowCodec, set *encodedRows, extr
 	return ts, rec, n, written, nil
 }
 
-// appendDup appends every row: key prefix | tso | lsn, and with Row Binlog
-// an insert record per row.
+// appendDup appends every row: key prefix | tso | lsn, the lsn its
+// position in set, in key order (duporder.go); and with Row Binlog an
+// insert record per row, in set's order.
 func appendDup(out kvWriter, rec *binlog.Recorder, set *encodedRows, ts uint64) (int, error) {
+	order := dupOrder(set)
+	defer putDupOrder(order)
 	var key []byte
-	for i := 0; i < set.len(); i++ {
+	for j := 0; j < set.len(); j++ {
+		i := j
+		if order != nil {
+			i = order[j].i
+		}
 		e := set.row(i)
 		key = binary.BigEndian.AppendUint64(append(key[:0], e.key...), ts)
 		key = binary.BigEndian.AppendUint32(key, uint32(i))
 		if err := out.Set(key, e.val); err != nil {
 			return 0, err
 		}
-		if rec != nil {
-			if err := rec.Insert(e.key, e.val); err != nil {
-				return 0, err
-			}
+	}
+	for i := 0; rec != nil && i < set.len(); i++ {
+		e := set.row(i)
+		if err := rec.Insert(e.key, e.val); err != nil {
+			return 0, err
 		}
 	}
 	return set.len(), nil
