@@ -149,7 +149,7 @@ func (b *srcBatch) rawOf(i int) []byte {
 // produce reads records into batches until the end, an error or ctx ends.
 func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, free <-chan *srcBatch) {
 	defer close(full)
-	for {
+	for sent := 0; ; sent++ {
 		var b *srcBatch
 		select {
 		case b = <-free:
@@ -171,7 +171,8 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 		if err := ctx.Err(); err != nil {
 			b.err = r.timeout(ctx, err)
 		}
-		for b.err == nil && b.n < srcBatchRows {
+		limit := batchRows(sent)
+		for b.err == nil && b.n < limit {
 			if b.n%64 == 63 && ctx.Err() != nil {
 				break // the load failed or ended: stop reading mid-batch too
 			}
