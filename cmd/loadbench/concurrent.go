@@ -25,6 +25,7 @@ type concurrentOpts struct {
 	keyspace int // MoW keys are drawn from [0, keyspace); 0 means clients*rows*10
 	format   string
 	groupHdr string // the group_commit header, or ""
+	random   bool   // keys drawn at random, not consecutive
 }
 
 // runConcurrent runs the workload against the table and prints loads/s,
@@ -145,7 +146,11 @@ func loadBody(o concurrentOpts, n int64) []byte {
 	var b []byte
 	first := int(n) * o.rows
 	for i := 0; i < o.rows; i++ {
-		b = row(b, o.format, (first+i)%o.keyspace)
+		k := (first + i) % o.keyspace
+		if o.random {
+			k = int(mix(uint64(first+i)) % uint64(o.keyspace))
+		}
+		b = row(b, o.format, k)
 		b = append(b, '\n')
 	}
 	return b
@@ -169,4 +174,13 @@ func fanOut(n int, fn func(int) error) error {
 		}
 	}
 	return nil
+}
+
+// mix is splitmix64's finalizer: a key drawn at random, the same one for
+// the same x in every run.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }

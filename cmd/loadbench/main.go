@@ -63,13 +63,14 @@ func main() {
 	warm := flag.Int("warm", 5, "with --clients: loads per client before measuring")
 	keyspace := flag.Int("keyspace", 0, "with --clients and --model mow: keys are drawn from [0, keyspace); 0 means clients*rows*10")
 	groupCommit := flag.String("group-commit", "", "with --clients: the group_commit header of every load (off_mode, sync_mode, async_mode)")
+	randomKeys := flag.Bool("random-keys", false, "with --clients: each load's keys are drawn at random from the key space instead of consecutive (rows not in key order)")
 	stream := flag.Bool("stream", false, "generate the body while sending it (chunked), so the client holds no copy: use with large --rows to measure the server's memory")
 	flag.Parse()
 	profile = *cpuprofile
 	streaming = *stream || *model == "mow" || *clients > 0 // the body must be generated after the preload
 	tableModel, preloadRows, flexibleMode, binlogMode = *model, *preload, *flexible, *binlog
 	if *clients > 0 {
-		concurrent = &concurrentOpts{clients: *clients, rows: *rows, dur: *duration, warm: *warm, keyspace: *keyspace, format: *format, groupHdr: *groupCommit}
+		concurrent = &concurrentOpts{clients: *clients, rows: *rows, dur: *duration, warm: *warm, keyspace: *keyspace, format: *format, groupHdr: *groupCommit, random: *randomKeys}
 	}
 	if err := run(*rows, *format, *addr, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
