@@ -328,7 +328,7 @@ func appendDup(out kvWriter, rec *binlog.Recorder, set *encodedRows, ts uint64) 
 	for j := 0; j < set.len(); j++ {
 		i := j
 		if order != nil {
-			i = order[j].i
+			i = dupPos(order[j])
 		}
 		e := set.row(i)
 		key = binary.BigEndian.AppendUint64(append(key[:0], e.key...), ts)
