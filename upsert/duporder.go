@@ -26,8 +26,8 @@ import (
 // tie, which a sort by the whole key then orders (stable: in position).
 
 // maxSortedDup is the largest commit (rows) whose rows are sorted: a
-// position must fit 16 bits. A larger one commits alone, and Pebble sorts a
-// batch that large itself (it becomes a flushable batch).
+// position must fit 16 bits. A larger one (a bulk load's commit, which
+// writes alone) adds its rows in load order, as before.
 const maxSortedDup = 1 << 16
 
 var dupOrderPool sync.Pool // *[]uint64
