@@ -91,11 +91,6 @@ type groupWriter struct {
 	// key after key; a resolution before the serial section keeps them
 	// all (a commit of at most groupMaxBytes).
 	found []byte
-	// table, when set, is the key table a resolution outside the serial
-	// section reads written versions from before the store; seen is the
-	// entry the last current call found there (nil: none).
-	table *keyTable
-	seen  *keyState
 }
 
 // usePending makes g read the versions of pending commits first and
@@ -150,34 +145,26 @@ func (g *groupWriter) addKey(prefix []byte, e *keyState, vals, masks [][]byte) e
 // current returns the current version of the key with row key prefix
 // prefix, value and key, or nils: in the serial section (g.w set) a
 // pending commit's from the key's entry e, else the store's (from e when
-// it knows it). Outside the serial section (g.table set) it reports a key
-// a pending commit wrote as pending, without a version.
+// it knows it); outside it the store's.
 func (g *groupWriter) current(prefix []byte, e *keyState) (oldVal, oldKey []byte, pending bool) {
 	if g.old == nil {
 		return nil, nil, false
 	}
-	switch {
-	case g.w != nil:
+	if g.w != nil {
 		if e != nil && e.g != nil {
 			return e.val, e.key, true
 		}
 		if k, v, ok := g.w.keys.written(e); ok {
 			return v, k, false
 		}
-	case g.table != nil:
-		g.table.mu.Lock()
-		e := g.table.lookup(prefix)
-		g.seen = e
-		pending = e != nil && e.g != nil
-		k, v, ok := g.table.written(e)
-		g.table.mu.Unlock()
-		if pending {
-			return nil, nil, true
-		}
-		if ok {
-			return v, k, false
-		}
 	}
+	oldVal, oldKey = g.stored(prefix)
+	return oldVal, oldKey, false
+}
+
+// stored returns the version of the key with row key prefix prefix the
+// store holds, value and key copied into g.found, or nils.
+func (g *groupWriter) stored(prefix []byte) (oldVal, oldKey []byte) {
 	// Merge-on-write and Aggregate Key tables hold at most one version of
 	// a key: every commit deletes the version it supersedes. So the first
 	// version a seek finds (the newest: versions sort by ^TSO) is the only
@@ -185,15 +172,15 @@ func (g *groupWriter) current(prefix []byte, e *keyState) (oldVal, oldKey []byte
 	// the deletions of every version the key ever had, which a hot key
 	// piles up until compaction removes them.
 	if !g.old.SeekGE(prefix) {
-		return nil, nil, false
+		return nil, nil
 	}
 	cur := g.old.Key()
 	if len(cur) != len(prefix)+g.rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
-		return nil, nil, false
+		return nil, nil
 	}
 	var k, v []byte
 	g.found, k, v = appendPair(g.found, cur, g.old.Value())
-	return v, k, false
+	return v, k
 }
 
 // appendPair copies k and v to the end of arena and returns the grown

@@ -36,16 +36,29 @@ type preKey struct {
 	// e is the key's entry in the key table then (nil: none), so the
 	// serial section need not hash the key again while e is reachable.
 	e *keyState
+	// from is what the key table told of the key (lookupAll).
+	from preFrom
 }
+
+// preFrom is what the key table knew of a key when a resolution outside
+// the serial section looked it up.
+type preFrom uint8
+
+const (
+	fromStore   preFrom = iota // nothing: the store holds the current version
+	fromPending                // a pending commit wrote it: resolved in the serial section
+	fromTable                  // the version the store holds (oldVal, oldKey)
+)
 
 // preResolved is a commit's keys resolved outside the serial section: the
 // rows sorted by key, and per run of rows of one key its outcome.
 type preResolved struct {
 	ents     []encodedRow
 	keys     []preKey
-	applied  uint64 // the commits up to this sequence number were seen
-	external uint64 // the external write count then
-	found    []byte // the arena holding the current versions (oldVal, oldKey)
+	prefixes [][]byte // per key its row key prefix (for lookupAll)
+	applied  uint64   // the commits up to this sequence number were seen
+	external uint64   // the external write count then
+	found    []byte   // the arena holding the current versions (oldVal, oldKey)
 }
 
 // preResolve resolves the keys of set against the store outside the serial
@@ -73,26 +86,72 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 	defer g.close()
 	p := newPreResolved()
 	p.external, p.applied = external, applied
-	g.table = &w.keys
 	g.found = p.found
 	defer func() { p.found = g.found }()
 	p.ents = sortedRowsInto(p.ents, set)
-	if cap(p.keys) < len(p.ents) {
-		p.keys = make([]preKey, 0, len(p.ents)) // at most one per row
+	for i := 0; i < len(p.ents); i++ {
+		if i == 0 || !bytes.Equal(p.ents[i].key, p.ents[i-1].key) {
+			p.prefixes = append(p.prefixes, p.ents[i].key)
+		}
 	}
+	if cap(p.keys) < len(p.prefixes) {
+		p.keys = make([]preKey, len(p.prefixes))
+	}
+	p.keys = p.keys[:len(p.prefixes)]
+	// The key table after the iterator opened: a version it holds as
+	// written is in the store, and a key it does not hold was written by
+	// no commit the iterator misses unless it was dropped (floor, stale).
+	w.keys.lookupAll(p.prefixes, p.keys)
+	i := 0
 	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
-		oldVal, oldKey, pending := g.current(prefix, nil)
-		if pending {
+		k := &p.keys[i]
+		i++
+		if k.from == fromPending {
 			// A pending commit wrote the key: the serial section resolves
 			// it again in any case (its sequence number is above applied).
-			p.keys = append(p.keys, preKey{e: g.seen})
 			return nil
 		}
-		val, err := g.resolve(prefix, vals, masks, oldVal)
-		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil, e: g.seen})
+		if k.from == fromStore {
+			k.oldVal, k.oldKey = g.stored(prefix)
+		}
+		val, err := g.resolve(prefix, vals, masks, k.oldVal)
+		k.val, k.ok = val, err == nil
 		return nil
 	})
 	return p
+}
+
+// lookupBatch is how many keys lookupAll looks up per hold of the key
+// table's lock: long enough to pay for the lock, short enough not to hold
+// up the serial section's writes to the table.
+const lookupBatch = 64
+
+// lookupAll fills in, for each row key prefix of ps, out's entry and what
+// the table knows of the key: a pending version, the version the store
+// holds, or nothing.
+func (t *keyTable) lookupAll(ps [][]byte, out []preKey) {
+	hits := 0
+	for lo := 0; lo < len(ps); lo += lookupBatch {
+		hi := min(len(ps), lo+lookupBatch)
+		t.mu.Lock()
+		if t.idx.len() > 0 {
+			for i := lo; i < hi; i++ {
+				e := t.idx.find(ps[i], t.idx.hash(ps[i]))
+				k := &out[i]
+				k.e = e
+				switch {
+				case e == nil:
+				case e.g != nil:
+					k.from = fromPending
+				case e.epoch == t.epoch.Load() && e.key != nil:
+					k.oldKey, k.oldVal, k.from = e.key, e.val, fromTable
+					hits++
+				}
+			}
+		}
+		t.mu.Unlock()
+	}
+	t.hits.Add(int64(hits))
 }
 
 // sortedRows returns the rows of set sorted by key, each key's rows in
