@@ -76,8 +76,8 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 			return nil
 		}
 	}
-	// Read before the iterator opens (newGroupWriter): it then holds at
-	// least the commits up to applied.
+	// Read before the iterator opens (the first store read, stored): it
+	// then holds at least the commits up to applied.
 	external, applied := w.external.Load(), w.applied.Load()
 	g, err := newGroupWriter(w, rc, 0, partial, nil, nil)
 	if err != nil {
@@ -98,9 +98,11 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 		p.keys = make([]preKey, len(p.prefixes))
 	}
 	p.keys = p.keys[:len(p.prefixes)]
-	// The key table after the iterator opened: a version it holds as
-	// written is in the store, and a key it does not hold was written by
-	// no commit the iterator misses unless it was dropped (floor, stale).
+	// The key table after applied was read: a version it holds as written
+	// is in the store; a key it does not hold is read from the store by an
+	// iterator opened after that, which misses no commit up to applied; a
+	// commit after applied that wrote the key carries a higher sequence
+	// number (stale), one whose entry a rotation dropped is below floor.
 	w.keys.lookupAll(p.prefixes, p.keys)
 	i := 0
 	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
@@ -112,7 +114,10 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 			return nil
 		}
 		if k.from == fromStore {
-			k.oldVal, k.oldKey = g.stored(prefix)
+			var err error
+			if k.oldVal, k.oldKey, err = g.stored(prefix); err != nil {
+				return nil // not ok: the serial section resolves it again
+			}
 		}
 		val, err := g.resolve(prefix, vals, masks, k.oldVal)
 		k.val, k.ok = val, err == nil
