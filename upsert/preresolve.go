@@ -136,12 +136,15 @@ const lookupBatch = 64
 // holds, or nothing.
 func (t *keyTable) lookupAll(ps [][]byte, out []preKey) {
 	hits := 0
+	var hsBuf [lookupBatch]uint64
+	hs := hsBuf[:0]
 	for lo := 0; lo < len(ps); lo += lookupBatch {
 		hi := min(len(ps), lo+lookupBatch)
 		t.mu.Lock()
 		if t.idx.len() > 0 {
+			hs := t.idx.prefetch(ps[lo:hi], hs[:0])
 			for i := lo; i < hi; i++ {
-				e := t.idx.find(ps[i], t.idx.hash(ps[i]))
+				e := t.idx.find(ps[i], hs[i-lo])
 				k := &out[i]
 				k.e = e
 				switch {
