@@ -162,6 +162,38 @@ func (t *keyTable) lookupAll(ps [][]byte, out []preKey) {
 	t.hits.Add(int64(hits))
 }
 
+// refresh sets each key's entry in p to the one the table holds now: the
+// entry the resolution found while the table still holds it (its
+// generation is not dropped: then it is the key's only entry), else a
+// lookup, since a key the resolution found none for may have one now.
+// The lookups go in batches (prefetch). REQUIRES: the Writer's mu held.
+func (t *keyTable) refresh(p *preResolved) {
+	var at [lookupBatch]int
+	var ps [lookupBatch][]byte
+	var hsBuf [lookupBatch]uint64
+	n := 0
+	flush := func() {
+		hs := t.idx.prefetch(ps[:n], hsBuf[:0])
+		for j := 0; j < n; j++ {
+			p.keys[at[j]].e = t.idx.find(ps[j], hs[j])
+		}
+		n = 0
+	}
+	for i := range p.keys {
+		k := &p.keys[i]
+		if k.e = t.reachable(k.e); k.e != nil || t.idx.len() == 0 {
+			continue
+		}
+		at[n], ps[n] = i, p.prefixes[i]
+		if n++; n == lookupBatch {
+			flush()
+		}
+	}
+	if n > 0 {
+		flush()
+	}
+}
+
 // sortedRows returns the rows of set sorted by key, each key's rows in
 // input order.
 func sortedRows(set *encodedRows) []encodedRow {
