@@ -53,7 +53,7 @@ import (
 // table's own mu together, but for the epoch, which forget moves under the
 // table's mu alone. The serial section (holding mu) reads it
 // without the table's mu; resolutions outside the serial section take the
-// table's mu per lookup.
+// table's mu per batch of lookups (lookupAll).
 
 // recentBytes bounds the bytes the table holds: it keeps two generations
 // and starts a new one when the current holds half of recentBytes. (A
