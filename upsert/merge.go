@@ -68,17 +68,23 @@ type groupWriter struct {
 	t       *catalog.Table
 	ts      uint64
 	partial *Partial
-	old     *storage.Iter // nil when current versions are not needed
-	out     kvWriter
-	key     []byte
-	n       int
-	delSign int
-	skipBmp int
-	seq     int              // the hidden sequence column, or -1
-	seqMap  int              // the value column it copies, or -1
-	rec     *binlog.Recorder // nil without Row Binlog
-	added   func(col int) types.Value
-	autoInc func(t *catalog.Table, col int) (types.Value, error) // nil: none
+	// versions: keys are resolved against their current versions
+	// (merge-on-write and Aggregate Key tables). old is the iterator g
+	// reads the store's with, opened by the first read (stored): a small
+	// commit finds most keys in the key table, often all of them.
+	versions bool
+	db       *storage.DB
+	old      *storage.Iter
+	out      kvWriter
+	key      []byte
+	n        int
+	delSign  int
+	skipBmp  int
+	seq      int              // the hidden sequence column, or -1
+	seqMap   int              // the value column it copies, or -1
+	rec      *binlog.Recorder // nil without Row Binlog
+	added    func(col int) types.Value
+	autoInc  func(t *catalog.Table, col int) (types.Value, error) // nil: none
 	// keepOld: a NULL in a value column keeps the column's current value
 	// (enable_unique_key_replace_if_not_null).
 	keepOld bool
@@ -91,35 +97,25 @@ type groupWriter struct {
 	// key after key; a resolution before the serial section keeps them
 	// all (a commit of at most groupMaxBytes).
 	found []byte
-	// table, when set, is the key table a resolution outside the serial
-	// section reads written versions from before the store; seen is the
-	// entry the last current call found there (nil: none).
-	table *keyTable
-	seen  *keyState
 }
 
 // usePending makes g read the versions of pending commits first and
 // collect the versions it writes. REQUIRES: the Writer's mu held while g
 // resolves.
 func (g *groupWriter) usePending(w *Writer) {
-	if g.old != nil {
+	if g.versions {
 		g.w = w
 	}
 }
 
 func newGroupWriter(w *Writer, rc *catalog.RowCodec, ts uint64, partial *Partial, out, changes kvWriter) (*groupWriter, error) {
 	t := rc.Table()
-	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, out: out, rec: binlog.NewRecorder(rc, ts, changes), autoInc: w.AutoIncValue}
+	g := &groupWriter{rc: rc, t: t, ts: ts, partial: partial, db: w.db, out: out, rec: binlog.NewRecorder(rc, ts, changes), autoInc: w.AutoIncValue}
 	_, g.delSign = t.Column(catalog.DeleteSignCol)
 	_, g.skipBmp = t.Column(catalog.SkipBitmapCol)
 	g.seq, g.seqMap = t.Sequence()
 	g.keepOld = t.MergeOnWrite() && t.Properties["enable_unique_key_replace_if_not_null"] == "true"
-	if t.Keys == catalog.AggKeys || t.MergeOnWrite() {
-		var err error
-		if g.old, err = w.db.NewIter(rc.Prefix(), storage.PrefixEnd(rc.Prefix())); err != nil {
-			return nil, err
-		}
-	}
+	g.versions = t.Keys == catalog.AggKeys || t.MergeOnWrite()
 	return g, nil
 }
 
@@ -139,7 +135,10 @@ func (g *groupWriter) add(prefix []byte, vals, masks [][]byte) error {
 // runs in the serial section.
 func (g *groupWriter) addKey(prefix []byte, e *keyState, vals, masks [][]byte) error {
 	g.found = g.found[:0] // the previous key's copies are written out
-	oldVal, oldKey, _ := g.current(prefix, e)
+	oldVal, oldKey, _, err := g.current(prefix, e)
+	if err != nil {
+		return err
+	}
 	val, err := g.resolve(prefix, vals, masks, oldVal)
 	if err != nil {
 		return err
@@ -150,32 +149,31 @@ func (g *groupWriter) addKey(prefix []byte, e *keyState, vals, masks [][]byte) e
 // current returns the current version of the key with row key prefix
 // prefix, value and key, or nils: in the serial section (g.w set) a
 // pending commit's from the key's entry e, else the store's (from e when
-// it knows it). Outside the serial section (g.table set) it reports a key
-// a pending commit wrote as pending, without a version.
-func (g *groupWriter) current(prefix []byte, e *keyState) (oldVal, oldKey []byte, pending bool) {
-	if g.old == nil {
-		return nil, nil, false
+// it knows it); outside it the store's.
+func (g *groupWriter) current(prefix []byte, e *keyState) (oldVal, oldKey []byte, pending bool, err error) {
+	if !g.versions {
+		return nil, nil, false, nil
 	}
-	switch {
-	case g.w != nil:
+	if g.w != nil {
 		if e != nil && e.g != nil {
-			return e.val, e.key, true
+			return e.val, e.key, true, nil
 		}
 		if k, v, ok := g.w.keys.written(e); ok {
-			return v, k, false
+			return v, k, false, nil
 		}
-	case g.table != nil:
-		g.table.mu.Lock()
-		e := g.table.lookup(prefix)
-		g.seen = e
-		pending = e != nil && e.g != nil
-		k, v, ok := g.table.written(e)
-		g.table.mu.Unlock()
-		if pending {
-			return nil, nil, true
-		}
-		if ok {
-			return v, k, false
+	}
+	oldVal, oldKey, err = g.stored(prefix)
+	return oldVal, oldKey, false, err
+}
+
+// stored returns the version of the key with row key prefix prefix the
+// store holds, value and key copied into g.found, or nils. Its first call
+// opens g's iterator.
+func (g *groupWriter) stored(prefix []byte) (oldVal, oldKey []byte, err error) {
+	if g.old == nil {
+		p := g.rc.Prefix()
+		if g.old, err = g.db.NewIter(p, storage.PrefixEnd(p)); err != nil {
+			return nil, nil, err
 		}
 	}
 	// Merge-on-write and Aggregate Key tables hold at most one version of
@@ -185,15 +183,15 @@ func (g *groupWriter) current(prefix []byte, e *keyState) (oldVal, oldKey []byte
 	// the deletions of every version the key ever had, which a hot key
 	// piles up until compaction removes them.
 	if !g.old.SeekGE(prefix) {
-		return nil, nil, false
+		return nil, nil, nil
 	}
 	cur := g.old.Key()
 	if len(cur) != len(prefix)+g.rc.KeySuffixLen() || !bytes.HasPrefix(cur, prefix) {
-		return nil, nil, false
+		return nil, nil, nil
 	}
 	var k, v []byte
 	g.found, k, v = appendPair(g.found, cur, g.old.Value())
-	return v, k, false
+	return v, k, nil
 }
 
 // appendPair copies k and v to the end of arena and returns the grown

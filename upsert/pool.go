@@ -100,12 +100,13 @@ func newPreResolved() *preResolved {
 // release returns p to the pool. REQUIRES: its commit is done (the
 // outcomes point into the commit's rows and its arena).
 func (p *preResolved) release() {
-	if p == nil || cap(p.ents) > maxPooledPre || cap(p.found) > maxPooledFound {
+	if p == nil || cap(p.ents) > maxPooledPre || cap(p.prefixes) > maxPooledPre || cap(p.found) > maxPooledFound {
 		return
 	}
 	clear(p.ents)
 	clear(p.keys)
-	*p = preResolved{ents: p.ents[:0], keys: p.keys[:0], found: p.found[:0]}
+	clear(p.prefixes)
+	*p = preResolved{ents: p.ents[:0], keys: p.keys[:0], prefixes: p.prefixes[:0], found: p.found[:0]}
 	prePool.Put(p)
 }
 

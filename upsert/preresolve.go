@@ -36,16 +36,29 @@ type preKey struct {
 	// e is the key's entry in the key table then (nil: none), so the
 	// serial section need not hash the key again while e is reachable.
 	e *keyState
+	// from is what the key table told of the key (lookupAll).
+	from preFrom
 }
+
+// preFrom is what the key table knew of a key when a resolution outside
+// the serial section looked it up.
+type preFrom uint8
+
+const (
+	fromStore   preFrom = iota // nothing: the store holds the current version
+	fromPending                // a pending commit wrote it: resolved in the serial section
+	fromTable                  // the version the store holds (oldVal, oldKey)
+)
 
 // preResolved is a commit's keys resolved outside the serial section: the
 // rows sorted by key, and per run of rows of one key its outcome.
 type preResolved struct {
 	ents     []encodedRow
 	keys     []preKey
-	applied  uint64 // the commits up to this sequence number were seen
-	external uint64 // the external write count then
-	found    []byte // the arena holding the current versions (oldVal, oldKey)
+	prefixes [][]byte // per key its row key prefix (for lookupAll)
+	applied  uint64   // the commits up to this sequence number were seen
+	external uint64   // the external write count then
+	found    []byte   // the arena holding the current versions (oldVal, oldKey)
 }
 
 // preResolve resolves the keys of set against the store outside the serial
@@ -63,8 +76,8 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 			return nil
 		}
 	}
-	// Read before the iterator opens (newGroupWriter): it then holds at
-	// least the commits up to applied.
+	// Read before the iterator opens (the first store read, stored): it
+	// then holds at least the commits up to applied.
 	external, applied := w.external.Load(), w.applied.Load()
 	g, err := newGroupWriter(w, rc, 0, partial, nil, nil)
 	if err != nil {
@@ -73,26 +86,112 @@ func (w *Writer) preResolve(rc *catalog.RowCodec, set *encodedRows, partial *Par
 	defer g.close()
 	p := newPreResolved()
 	p.external, p.applied = external, applied
-	g.table = &w.keys
 	g.found = p.found
 	defer func() { p.found = g.found }()
 	p.ents = sortedRowsInto(p.ents, set)
-	if cap(p.keys) < len(p.ents) {
-		p.keys = make([]preKey, 0, len(p.ents)) // at most one per row
+	for i := 0; i < len(p.ents); i++ {
+		if i == 0 || !bytes.Equal(p.ents[i].key, p.ents[i-1].key) {
+			p.prefixes = append(p.prefixes, p.ents[i].key)
+		}
 	}
+	if cap(p.keys) < len(p.prefixes) {
+		p.keys = make([]preKey, len(p.prefixes))
+	}
+	p.keys = p.keys[:len(p.prefixes)]
+	// The key table after applied was read: a version it holds as written
+	// is in the store; a key it does not hold is read from the store by an
+	// iterator opened after that, which misses no commit up to applied; a
+	// commit after applied that wrote the key carries a higher sequence
+	// number (stale), one whose entry a rotation dropped is below floor.
+	w.keys.lookupAll(p.prefixes, p.keys)
+	i := 0
 	eachKey(p.ents, func(prefix []byte, vals, masks [][]byte) error {
-		oldVal, oldKey, pending := g.current(prefix, nil)
-		if pending {
+		k := &p.keys[i]
+		i++
+		if k.from == fromPending {
 			// A pending commit wrote the key: the serial section resolves
 			// it again in any case (its sequence number is above applied).
-			p.keys = append(p.keys, preKey{e: g.seen})
 			return nil
 		}
-		val, err := g.resolve(prefix, vals, masks, oldVal)
-		p.keys = append(p.keys, preKey{oldVal: oldVal, oldKey: oldKey, val: val, ok: err == nil, e: g.seen})
+		if k.from == fromStore {
+			var err error
+			if k.oldVal, k.oldKey, err = g.stored(prefix); err != nil {
+				return nil // not ok: the serial section resolves it again
+			}
+		}
+		val, err := g.resolve(prefix, vals, masks, k.oldVal)
+		k.val, k.ok = val, err == nil
 		return nil
 	})
 	return p
+}
+
+// lookupBatch is how many keys lookupAll looks up per hold of the key
+// table's lock: long enough to pay for the lock, short enough not to hold
+// up the serial section's writes to the table.
+const lookupBatch = 64
+
+// lookupAll fills in, for each row key prefix of ps, out's entry and what
+// the table knows of the key: a pending version, the version the store
+// holds, or nothing.
+func (t *keyTable) lookupAll(ps [][]byte, out []preKey) {
+	hits := 0
+	var hsBuf [lookupBatch]uint64
+	hs := hsBuf[:0]
+	for lo := 0; lo < len(ps); lo += lookupBatch {
+		hi := min(len(ps), lo+lookupBatch)
+		t.mu.Lock()
+		if t.idx.len() > 0 {
+			hs := t.idx.prefetch(ps[lo:hi], hs[:0])
+			for i := lo; i < hi; i++ {
+				e := t.idx.find(ps[i], hs[i-lo])
+				k := &out[i]
+				k.e = e
+				switch {
+				case e == nil:
+				case e.g != nil:
+					k.from = fromPending
+				case e.epoch == t.epoch.Load() && e.key != nil:
+					k.oldKey, k.oldVal, k.from = e.key, e.val, fromTable
+					hits++
+				}
+			}
+		}
+		t.mu.Unlock()
+	}
+	t.hits.Add(int64(hits))
+}
+
+// refresh sets each key's entry in p to the one the table holds now: the
+// entry the resolution found while the table still holds it (its
+// generation is not dropped: then it is the key's only entry), else a
+// lookup, since a key the resolution found none for may have one now.
+// The lookups go in batches (prefetch). REQUIRES: the Writer's mu held.
+func (t *keyTable) refresh(p *preResolved) {
+	var at [lookupBatch]int
+	var ps [lookupBatch][]byte
+	var hsBuf [lookupBatch]uint64
+	n := 0
+	flush := func() {
+		hs := t.idx.prefetch(ps[:n], hsBuf[:0])
+		for j := 0; j < n; j++ {
+			p.keys[at[j]].e = t.idx.find(ps[j], hs[j])
+		}
+		n = 0
+	}
+	for i := range p.keys {
+		k := &p.keys[i]
+		if k.e = t.reachable(k.e); k.e != nil || t.idx.len() == 0 {
+			continue
+		}
+		at[n], ps[n] = i, p.prefixes[i]
+		if n++; n == lookupBatch {
+			flush()
+		}
+	}
+	if n > 0 {
+		flush()
+	}
 }
 
 // sortedRows returns the rows of set sorted by key, each key's rows in

@@ -34,13 +34,14 @@ import (
 // epoch does not touch the sequence numbers: conflict detection stays
 // exact.
 //
-// The table keeps two generations of entries in one map: every entry
-// carries the generation it was last written in. Writes go to the current
-// one; a key of the older one moves to the current one when written again
-// (its tag changes; the map does not). The current one rotates when it
-// holds lastWriteKeys keys or half of recentBytes; the entries of the
-// oldest are dropped then (one pass over the map), its pending entries
-// carried into the new one (a pending version must always be found).
+// The table keeps two generations of entries in one index (keyindex.go):
+// every entry carries the generation it was last written in. Writes go to
+// the current one; a key of the older one moves to the current one when
+// written again (its tag changes; the index does not). The current one
+// rotates when it holds lastWriteKeys keys or half of recentBytes; the
+// entries of the oldest are dropped then (one pass over the list of the
+// entries tagged with it), its pending entries carried into the new one (a
+// pending version must always be found).
 // (Two maps, one per generation, cost a failed lookup in the newer one and
 // an insert into it for every key written again from the older one: most
 // keys, when connectors cycle through more keys than a generation holds.)
@@ -52,7 +53,7 @@ import (
 // table's own mu together, but for the epoch, which forget moves under the
 // table's mu alone. The serial section (holding mu) reads it
 // without the table's mu; resolutions outside the serial section take the
-// table's mu per lookup.
+// table's mu per batch of lookups (lookupAll).
 
 // recentBytes bounds the bytes the table holds: it keeps two generations
 // and starts a new one when the current holds half of recentBytes. (A
@@ -67,19 +68,23 @@ var lastWriteKeys = 1 << 16
 // recentChunk is the size of the chunks the table copies versions into.
 const recentChunk = 64 << 10
 
-// entryBytes is what an entry costs beyond its key and version: the map
-// slot, the entry and the slice headers.
+// entryBytes is what an entry costs beyond its key and version: the index
+// slots, the entry, its place in a generation's list.
 const entryBytes = 128
 
 // keyState is what the Writer knows of one key grouped commits wrote.
 type keyState struct {
-	k        string        // the row key prefix; the entry's map key
+	h        uint64        // the hash of the row key prefix (keyIndex)
+	plen     int           // the length of the row key prefix: key starts with it
 	seq      uint64        // the last commit that wrote the key
 	key, val []byte        // the newest version written: its key and value
 	g        *pendingGroup // its group while pending; nil once written
 	epoch    uint64        // for a written version: the table's epoch then
-	gen      uint64        // the generation whose map holds the entry
+	gen      uint64        // the generation the entry is tagged with
 }
+
+// prefix is the row key prefix of the entry's key.
+func (e *keyState) prefix() []byte { return e.key[:e.plen] }
 
 // keyGen is one generation of the key table.
 type keyGen struct {
@@ -87,12 +92,15 @@ type keyGen struct {
 	keys    int // entries tagged with this generation
 	bytes   int
 	pending int // entries of this generation with a pending version
+	// list holds every entry tagged with this generation (and entries
+	// tagged with it before that moved on since: a rotation skips them).
+	list []*keyState
 }
 
 // keyTable is the per-key state of grouped commits (see the comment above).
 type keyTable struct {
 	mu       sync.Mutex
-	m        map[string]*keyState // the entries of both generations
+	idx      keyIndex // the entries of both generations
 	cur, old keyGen
 	nextGen  uint64
 	epoch    atomic.Uint64 // moves under mu alone (forget)
@@ -107,7 +115,10 @@ type keyTable struct {
 // lookup returns the entry of the key with row key prefix p, or nil.
 // REQUIRES: the Writer's mu or t.mu held.
 func (t *keyTable) lookup(p []byte) *keyState {
-	return t.m[string(p)]
+	if t.idx.len() == 0 {
+		return nil
+	}
+	return t.idx.find(p, t.idx.hash(p))
 }
 
 // reachable returns e when the table still finds it (its generation is
@@ -157,24 +168,27 @@ func (t *keyTable) pendingOf(id uint64) *int {
 // the key's entry. REQUIRES: the Writer's mu and t.mu held.
 func (t *keyTable) record(seq uint64, g *pendingGroup, pw *pendingWrite) *keyState {
 	size := len(pw.prefix) + len(pw.key) + len(pw.val) + entryBytes
-	if t.m == nil || t.cur.keys >= lastWriteKeys || t.cur.bytes+size > recentBytes/2 {
+	if t.nextGen == 0 || t.cur.keys >= lastWriteKeys || t.cur.bytes+size > recentBytes/2 {
 		t.rotate(seq)
 	}
 	e := pw.e
 	switch {
 	case e == nil:
-		e = &keyState{k: string(pw.prefix)}
-		t.m[e.k] = e
+		e = &keyState{h: t.idx.hash(pw.prefix), plen: len(pw.prefix), key: pw.key}
+		t.idx.insert(e)
 		t.cur.keys++
+		t.cur.list = append(t.cur.list, e)
 	case e.gen == t.old.id:
 		t.old.keys-- // moves to the current generation
 		t.cur.keys++
+		t.cur.list = append(t.cur.list, e)
 	case e.gen != t.cur.id:
 		// Dropped by a rotation this commit's own writes caused after
 		// its lookups: no other entry of the key was made since (a
 		// commit writes a key once).
-		t.m[e.k] = e
+		t.idx.insert(e)
 		t.cur.keys++
+		t.cur.list = append(t.cur.list, e)
 	}
 	if e.g != nil {
 		*t.pendingOf(e.gen)--
@@ -192,24 +206,23 @@ func (t *keyTable) rotate(seq uint64) {
 	dropped := t.old
 	t.old = t.cur
 	t.nextGen++
-	t.cur = keyGen{id: t.nextGen}
-	if t.m == nil {
-		t.m = make(map[string]*keyState)
-	}
-	if dropped.keys > 0 {
-		for k, e := range t.m {
-			if e.gen != dropped.id {
-				continue
-			}
-			if e.g != nil {
-				e.gen = t.cur.id
-				t.cur.keys++
-				t.cur.pending++
-				continue
-			}
-			delete(t.m, k) // its gen stays the dropped one: unreachable
+	// The new generation's list reuses the dropped one's array: it takes
+	// at most one entry per entry read, so it never overtakes the walk.
+	t.cur = keyGen{id: t.nextGen, list: dropped.list[:0]}
+	for _, e := range dropped.list {
+		if e.gen != dropped.id {
+			continue // moved to a newer generation since
 		}
+		if e.g != nil {
+			e.gen = t.cur.id
+			t.cur.keys++
+			t.cur.pending++
+			t.cur.list = append(t.cur.list, e)
+			continue
+		}
+		t.idx.remove(e) // its gen stays the dropped one: unreachable
 	}
+	clear(dropped.list[len(t.cur.list):])
 	// The dropped generation held writes of commits up to the last
 	// rotation; the one now older those up to seq (seq included: it may
 	// have recorded keys before this rotation).

@@ -368,30 +368,32 @@ func (w *Writer) upsertUnique(b, rec *storage.Batch, rc *catalog.RowCodec, set *
 			g.written = newWritten(len(ents))
 		}
 	}
+	if g.w != nil && pre != nil {
+		w.keys.refresh(pre) // each key's entry now, looked up in batches
+	}
 	i := 0
+	var kept, redone int64
 	err = eachKey(ents, func(prefix []byte, vals, masks [][]byte) error {
 		defer func() { i++ }()
 		var e *keyState // the key's entry: one lookup per key at most
-		if g.w != nil {
-			if pre != nil {
-				// The entry the resolution before found, while the table
-				// still holds it; a key it found none for may have one now.
-				e = w.keys.reachable(pre.keys[i].e)
-			}
-			if e == nil {
-				e = w.keys.lookup(prefix)
-			}
+		switch {
+		case g.w != nil && pre != nil:
+			e = pre.keys[i].e
+		case g.w != nil:
+			e = w.keys.lookup(prefix)
 		}
 		if pre != nil && pre.keys[i].ok && !w.stale(pre, e) {
-			w.preKept.Add(1)
+			kept++
 			k := pre.keys[i]
 			return g.emit(prefix, e, k.oldVal, k.oldKey, k.val)
 		}
 		if pre != nil {
-			w.preRedone.Add(1)
+			redone++
 		}
 		return g.addKey(prefix, e, vals, masks)
 	})
+	w.preKept.Add(kept)
+	w.preRedone.Add(redone)
 	if err != nil {
 		return 0, nil, err
 	}
