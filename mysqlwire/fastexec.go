@@ -93,7 +93,7 @@ func (f *fastExec) serve(p []byte) (handled bool, err error) {
 		return false, nil
 	}
 	t, ok := f.st.templates[stmtID]
-	if !ok || t == nil || !t.selectOnly() {
+	if !ok || t == nil || !t.selectOnly() || len(t.lits) != int(prepare.ParamsCount) {
 		return false, nil
 	}
 	for _, v := range prepare.BindVars {
@@ -101,15 +101,11 @@ func (f *fastExec) serve(p []byte) (handled bool, err error) {
 			return false, nil
 		}
 	}
-	if !f.params(prepare, data[9:]) {
-		return false, nil
-	}
 	if err := f.h.enter(); err != nil {
 		return false, nil // the library answers the shutdown
 	}
 	defer f.h.exit()
-	bound, err := t.bind(f.vars)
-	if err != nil || !bound {
+	if !f.bind(t, prepare, data[9:]) {
 		return false, nil // the library's path binds it as text, or fails the same way
 	}
 	f.answer(t)
@@ -118,6 +114,22 @@ func (f *fastExec) serve(p []byte) (handled bool, err error) {
 		return true, f.broken
 	}
 	return true, f.flush()
+}
+
+// bind reads the parameters and writes them into t's literals; false
+// leaves the execute to the library, which reads them again (a panic too:
+// the library's path answers it).
+func (f *fastExec) bind(t *template, prepare *mysql.PrepareData, b []byte) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if !f.params(prepare, b) {
+		return false
+	}
+	bound, err := t.bind(f.vars)
+	return err == nil && bound
 }
 
 // selectOnly reports whether t is one SELECT (or set operation of them):
