@@ -17,8 +17,8 @@ import (
 // BenchmarkPointLookupMySQLProcess is BenchmarkPointLookupMySQL with the
 // server in its own process: the loadgw binary (built from this tree, or
 // the one in $LOADGW_BENCH_BIN, so that two builds can be alternated under
-// the same client) on a fresh data directory; $LOADGW_BENCH_GOGC sets the
-// server's GOGC alone. The same 2 go-sql-driver
+// the same client) on a fresh data directory; $LOADGW_BENCH_SERVER_ENV
+// adds environment variables (GOGC=400 GOMAXPROCS=1) to the server's alone. The same 2 go-sql-driver
 // connections run the same prepared SELECT * FROM t WHERE k = ?; the CPU
 // of the two sides is reported apart: server-cpu-ns/q from the server's
 // /proc/<pid>/stat, client-cpu-ns/q from this process's getrusage, and
@@ -97,9 +97,10 @@ func startBenchServer(b *testing.B) (string, int) {
 	cmd := exec.Command(bin, "--data-dir", filepath.Join(b.TempDir(), "data"), "--http-addr", httpAddr,
 		"--mysql-addr", mysqlAddr, "--log-level", "warn", "--time-zone", "UTC")
 	cmd.Stdout, cmd.Stderr = out, out
-	if g := os.Getenv("LOADGW_BENCH_GOGC"); g != "" {
-		// The server's GOGC alone, to weigh it without changing the client's.
-		cmd.Env = append(os.Environ(), "GOGC="+g)
+	if env := os.Getenv("LOADGW_BENCH_SERVER_ENV"); env != "" {
+		// The server's runtime settings alone (GOGC=400 GOMAXPROCS=1),
+		// to weigh them without changing the client's.
+		cmd.Env = append(os.Environ(), strings.Fields(env)...)
 	}
 	if err := cmd.Start(); err != nil {
 		b.Fatalf("cannot start loadgw: %v", err)
