@@ -138,7 +138,13 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		}
 	}
 	outs, out := pp.outs, pp.out
-	st := s.newStmt()
+	// The answer, its row list, its first row and the statement's context
+	// are one allocation.
+	pr := &pointResult{}
+	pr.ctx = s.evalContextValue()
+	s.initCanceler(&pr.cancel)
+	pr.st = stmtCtx{s: s, ctx: &pr.ctx, cancel: &pr.cancel}
+	st := &pr.st
 	defer st.close()
 	var x *execCtx
 	if filter != nil {
@@ -163,8 +169,6 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		// One key of a Unique or Aggregate Key table is at most one row.
 		limit = 1
 	}
-	// The answer, its row list and its first row are one allocation.
-	pr := &pointResult{}
 	rows := pr.first[:0]
 	s.points.end = storage.AppendPrefixEnd(s.points.end, key)
 	err := sc.scanIn(key, s.points.end, func(row []types.Value) (bool, error) {
@@ -198,12 +202,15 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 }
 
 // pointResult is the answer of a point query with room for its first row
-// of up to 8 columns: one allocation where a Result, its row list and the
-// row's values were three.
+// of up to 8 columns, and the statement's context (newStmt's three
+// parts): one allocation where there were six.
 type pointResult struct {
-	res   Result
-	first [1][]types.Value
-	vals  [8]types.Value
+	res    Result
+	first  [1][]types.Value
+	vals   [8]types.Value
+	st     stmtCtx
+	ctx    expr.Context
+	cancel canceler
 }
 
 // pollOf is the scan's cancellation poll for statement st: one function
