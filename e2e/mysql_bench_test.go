@@ -80,10 +80,11 @@ func BenchmarkPointLookupMySQL(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer stmt.Close()
-			cpu, allocs := processCPU(), processAllocs()
+			cpu, allocs, sched := processCPU(), processAllocs(), schedEvents()
 			defer func() {
 				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/q")
 				b.ReportMetric(float64(processAllocs()-allocs)/float64(b.N), "allocs/q")
+				b.ReportMetric((schedEvents()-sched)/float64(b.N), "sched/q")
 			}()
 			runPointLookups(b, clients, n, func() func(int64) error {
 				var k, v int64

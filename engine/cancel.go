@@ -31,14 +31,21 @@ const pollEvery = 1024
 
 // newCanceler starts the clock of a statement of session s.
 func (s *Session) newCanceler() *canceler {
-	c := &canceler{ctx: s.reqCtx, clk: s.e.clock}
+	c := &canceler{}
+	s.initCanceler(c)
+	return c
+}
+
+// initCanceler is newCanceler into *c (a point query keeps it with its
+// answer: one allocation).
+func (s *Session) initCanceler(c *canceler) {
+	*c = canceler{ctx: s.reqCtx, clk: s.e.clock}
 	if c.ctx == nil {
 		c.ctx = context.Background()
 	}
 	if secs, err := strconv.ParseInt(s.Var("query_timeout"), 10, 64); err == nil && secs > 0 {
 		c.deadline = c.clk.Now().Add(time.Duration(secs) * time.Second)
 	}
-	return c
 }
 
 // check reports whether the statement must stop now.

@@ -138,14 +138,23 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		}
 	}
 	outs, out := pp.outs, pp.out
-	st := s.newStmt()
+	// The answer, its row list, its first row and the statement's context
+	// are one allocation.
+	pr := &pointResult{}
+	pr.ctx = s.evalContextValue()
+	s.initCanceler(&pr.cancel)
+	pr.st = stmtCtx{s: s, ctx: &pr.ctx, cancel: &pr.cancel}
+	st := &pr.st
 	defer st.close()
-	x := &execCtx{s: s, ctx: st.ctx, st: st}
+	var x *execCtx
+	if filter != nil {
+		x = &execCtx{s: s, ctx: st.ctx, st: st}
+	}
 	// The lookup is one iteration, which sees the live store as of its
 	// start: no snapshot is taken (creating and releasing a Pebble snapshot
 	// costs more than the lookup, its release rescoring compactions).
 	sc := s.newScanner(t, s.e.db, st.ctx.Now)
-	sc.poll = x.poll
+	sc.poll = s.points.pollOf(st)
 	if s.readsDeleted() {
 		sc.keepDeleted()
 	}
@@ -160,7 +169,7 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		// One key of a Unique or Aggregate Key table is at most one row.
 		limit = 1
 	}
-	var rows [][]types.Value
+	rows := pr.first[:0]
 	s.points.end = storage.AppendPrefixEnd(s.points.end, key)
 	err := sc.scanIn(key, s.points.end, func(row []types.Value) (bool, error) {
 		if filter != nil {
@@ -168,7 +177,12 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 				return err == nil, err
 			}
 		}
-		o := make([]types.Value, len(outs))
+		var o []types.Value
+		if len(rows) == 0 && len(outs) <= len(pr.vals) {
+			o = pr.vals[:len(outs):len(outs)]
+		} else {
+			o = make([]types.Value, len(outs))
+		}
 		for i, c := range outs {
 			v, err := c.Eval(row, st.ctx)
 			if err != nil {
@@ -179,8 +193,33 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		rows = append(rows, o)
 		return limit < 0 || int64(len(rows)) < limit, nil
 	})
+	s.points.st = nil
 	if err != nil {
 		return nil, true, err
 	}
-	return &Result{ResultSet: true, Columns: out[:len(out):len(out)], Rows: rows, Loc: s.loc}, true, nil
+	pr.res = Result{ResultSet: true, Columns: out[:len(out):len(out)], Rows: rows, Loc: s.loc}
+	return &pr.res, true, nil
+}
+
+// pointResult is the answer of a point query with room for its first row
+// of up to 8 columns, and the statement's context (newStmt's three
+// parts): one allocation where there were six.
+type pointResult struct {
+	res    Result
+	first  [1][]types.Value
+	vals   [8]types.Value
+	st     stmtCtx
+	ctx    expr.Context
+	cancel canceler
+}
+
+// pollOf is the scan's cancellation poll for statement st: one function
+// per session, made at its first point query, polling the statement it
+// was last given.
+func (ps *pointPlans) pollOf(st *stmtCtx) func() error {
+	ps.st = st
+	if ps.poll == nil {
+		ps.poll = func() error { return ps.st.cancel.poll() }
+	}
+	return ps.poll
 }

@@ -152,6 +152,10 @@ type pointPlans struct {
 	// key is the buffer of the last lookup's encoded key, reused; end
 	// the buffer of the end of its key range.
 	key, end []byte
+	// poll polls st's cancellation (pollOf); st is the running point
+	// query's statement, nil between them.
+	poll func() error
+	st   *stmtCtx
 }
 
 // find returns the plan of q over t as the session shows hidden columns

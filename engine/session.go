@@ -234,7 +234,14 @@ func (s *Session) use(db string) (*Result, error) {
 
 // evalContext is the per-statement evaluation context: one reference time.
 func (s *Session) evalContext() *expr.Context {
-	return &expr.Context{Loc: s.loc, Now: s.e.clock.Now(), Session: s.exprSession()}
+	c := s.evalContextValue()
+	return &c
+}
+
+// evalContextValue is a statement's evaluation context (a point query
+// keeps it with its answer).
+func (s *Session) evalContextValue() expr.Context {
+	return expr.Context{Loc: s.loc, Now: s.e.clock.Now(), Session: s.exprSession()}
 }
 
 // dbName resolves an optional database qualifier against the session.

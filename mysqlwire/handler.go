@@ -121,6 +121,9 @@ func (h *handler) state(c *mysql.Conn) *connState {
 			host = h
 		}
 		st.sess.SetClient(accountName(c.User), host, int64(c.ConnectionID))
+		if g, ok := c.Conn.(*guardedConn); ok && !h.s.noFastExec {
+			g.fast = &fastExec{h: h, c: c, st: st, g: g}
+		}
 	}
 	return st
 }

@@ -63,6 +63,9 @@ type guardedConn struct {
 	readAt, writeAt time.Time
 	once            sync.Once
 	closed          func()
+	// fast answers prepared SELECTs on the read path (fastexec.go); set
+	// at the first command after the login, nil under TLS.
+	fast *fastExec
 }
 
 // guard wraps c and registers it so that the login can find it.
@@ -82,7 +85,27 @@ func (s *Server) loggedIn(addr net.Addr) {
 	}
 }
 
+// Read reads the client's bytes for the library, after fast has answered
+// the reads it takes (fastExec.serve): a read of a whole command that
+// starts where the previous one ended.
 func (c *guardedConn) Read(p []byte) (int, error) {
+	for {
+		atStart := c.guard.remain == 0 && c.guard.hdrN == 0
+		n, err := c.read(p)
+		if n == 0 || err != nil || c.fast == nil || !atStart {
+			return n, err
+		}
+		handled, err := c.fast.serve(p[:n])
+		if err != nil {
+			return 0, err
+		}
+		if !handled {
+			return n, nil
+		}
+	}
+}
+
+func (c *guardedConn) read(p []byte) (int, error) {
 	timeout := c.s.opts.HandshakeTimeout
 	if c.authed.Load() {
 		timeout = c.s.opts.IdleTimeout
