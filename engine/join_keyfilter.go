@@ -298,6 +298,17 @@ func (n *scanNode) scanFiltered(x *execCtx, sc *scanner, kf *keyFilter, lo, hi [
 		return sc.scanIn(lo, hi, f)
 	}
 	if fneed, ok := n.filterCols(); ok {
+		if n.filter != nil {
+			kneed := make([]bool, len(fneed))
+			kf.mark(kneed)
+			if sc.filterKeysFirst(kneed, fneed, n.need, func(row []types.Value) (bool, error) {
+				return kf.keep(row, x.ctx)
+			}, func(row []types.Value) (bool, error) {
+				return x.truth(n.filter, row)
+			}) {
+				return read(fn)
+			}
+		}
 		kf.mark(fneed)
 		if sc.filterFirst(fneed, n.need, cond) {
 			return read(fn)

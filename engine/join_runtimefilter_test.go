@@ -69,6 +69,13 @@ func TestRuntimeFilterRows(t *testing.T) {
 		q:      "SELECT count(*) FROM (SELECT 7 AS nk) n JOIN supp ON supp.nk = n.nk JOIN li ON li.sk = supp.sk JOIN part ON part.pk = li.pk WHERE ptype = 'STEEL'",
 		answer: "20",
 		passed: 41,
+	}, {
+		// the key filter's pk is decoded and tested first, then price
+		// (the pushed filter's column) for the 40 steel rows: 30 pass
+		name:   "key filter before the pushed filter",
+		q:      "SELECT count(*), min(price) FROM li JOIN part ON part.pk = li.pk WHERE ptype = 'STEEL' AND price > 100",
+		answer: "30 | 100.25",
+		passed: 30,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			before := keyFilteredRows.Load()
