@@ -337,11 +337,84 @@ func (h *hashTable) hasInt(v types.Value) bool {
 		k -= h.lo
 		return k >= 0 && k < int64(len(h.dense)) && h.dense[k] != 0
 	}
-	if h.bits != nil {
+	if h.bits != nil { // one bit per key of ints: no map lookup
 		d := uint64(k - h.lo)
-		if k < h.lo || d/64 >= uint64(len(h.bits)) || h.bits[d/64]&(1<<(d%64)) == 0 {
-			return false
-		}
+		return k >= h.lo && d/64 < uint64(len(h.bits)) && h.bits[d/64]&(1<<(d%64)) != 0
 	}
 	return h.ints[k] != 0
+}
+
+// spillKeys collects the integer build keys of a hash join that spills
+// its build side, so that the runtime filters still reach the probe
+// side's scans while it is partitioned (TPC-H Q9's orders, probed by the
+// 325k wide lineitem rows of the green parts, which pass the memory
+// bound).
+type spillKeys struct {
+	targets []keyTarget
+	bkeys   []expr.Compiled
+	types   []types.Type
+	vals    [][]int64 // per target
+	wide    []bool    // a target saw a key beyond int64: no filter
+}
+
+// newSpillKeys returns the collector of the join's runtime filter keys,
+// nil when no scan of its probe side can be filtered.
+func (h *hashJoinRun) newSpillKeys() *spillKeys {
+	targets := h.n.keyTargets(h.buildLeft, h.probeNode, h.pkeys)
+	if len(targets) == 0 {
+		return nil
+	}
+	return &spillKeys{targets: targets, bkeys: h.bkeys, types: h.n.keyTypes,
+		vals: make([][]int64, len(targets)), wide: make([]bool, len(targets))}
+}
+
+// add collects the keys of one build row.
+func (k *spillKeys) add(x *execCtx, row []types.Value) error {
+	if k == nil {
+		return nil
+	}
+	for i, t := range k.targets {
+		v, err := k.bkeys[t.key].Eval(row, x.ctx)
+		if err != nil {
+			return err
+		}
+		if v.IsNull() {
+			continue
+		}
+		n, ok := smallInt(v)
+		if !ok {
+			k.wide[i] = true
+			continue
+		}
+		k.vals[i] = append(k.vals[i], n)
+	}
+	return nil
+}
+
+// install installs the filters of the collected keys until the returned
+// function removes them.
+func (k *spillKeys) install(x *execCtx) func() {
+	if k == nil {
+		return func() {}
+	}
+	var undo []func()
+	for i, t := range k.targets {
+		if k.wide[i] {
+			continue
+		}
+		h := &hashTable{intKey: true, ints: make(map[int64]int32, len(k.vals[i])),
+			keys: k.bkeys[t.key : t.key+1], types: k.types[t.key : t.key+1]}
+		for _, v := range k.vals[i] {
+			h.ints[v] = 1
+		}
+		k.vals[i] = nil
+		h.finish()
+		f := &keyFilter{table: h, key: expr.ColumnSlot(t.slot, t.sc.t.Columns[t.slot].Type), slot: t.slot}
+		undo = append(undo, x.setKeyFilter(t.sc, f))
+	}
+	return func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
 }

@@ -50,6 +50,8 @@ func TestRuntimeFilterRows(t *testing.T) {
 		answer  string
 		// passed is the rows all filtered scans pass on
 		passed int64
+		// mem, when set, is exec_mem_limit for the query
+		mem string
 	}{{
 		// li (probe of the join of ord, itself the probe of the join of
 		// part) is filtered by ok (odate 0 or 1: i%10 in 0, 1: 80 rows)
@@ -76,8 +78,25 @@ func TestRuntimeFilterRows(t *testing.T) {
 		q:      "SELECT count(*), min(price) FROM li JOIN part ON part.pk = li.pk WHERE ptype = 'STEEL' AND price > 100",
 		answer: "30 | 100.25",
 		passed: 30,
+	}, {
+		// the 20 orders of odate 0 or 1 pass the memory bound set here:
+		// the join partitions both sides, and the filter of the order
+		// keys it collected still reaches li's scan, which passes the 80
+		// li rows of those orders to the partitions instead of all 400
+		name:   "spilled build side",
+		q:      "SELECT count(*), sum(price) FROM li JOIN ord ON li.ok = ord.ok WHERE odate < 2",
+		answer: "80 | 15660.00",
+		passed: 80,
+		mem:    "2048",
 	}} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.mem != "" {
+				if _, err := s.Execute("SET exec_mem_limit = " + c.mem); err != nil {
+					t.Fatal(err)
+				}
+				defer s.Execute("SET exec_mem_limit = DEFAULT")
+			}
+			files := e.SpillFiles()
 			before := keyFilteredRows.Load()
 			res, err := s.Execute(c.q)
 			if err != nil {
@@ -86,6 +105,9 @@ func TestRuntimeFilterRows(t *testing.T) {
 			lines := strings.SplitN(strings.TrimSpace(formatResult(res)), "\n", 2)
 			if got := lines[len(lines)-1]; got != c.answer {
 				t.Errorf("answer %q, want %q", got, c.answer)
+			}
+			if spilled := e.SpillFiles() > files; spilled != (c.mem != "") {
+				t.Errorf("spilled %v, want %v", spilled, c.mem != "")
 			}
 			if passed := keyFilteredRows.Load() - before; c.passed >= 0 && passed != c.passed {
 				plan, _ := s.Execute("EXPLAIN VERBOSE " + c.q)
