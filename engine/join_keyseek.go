@@ -28,6 +28,16 @@ const seekRatio = 32
 // in key order, each within [lo, hi); nil when it should read [lo, hi)
 // whole.
 func (kf *keyFilter) seekSpans(n *scanNode, prefix, lo, hi []byte) [][2][]byte {
+	for f := kf; f != nil; f = f.next {
+		if spans := f.seekSpansOne(n, prefix, lo, hi); spans != nil {
+			return spans
+		}
+	}
+	return nil
+}
+
+// seekSpansOne is seekSpans by filter kf alone.
+func (kf *keyFilter) seekSpansOne(n *scanNode, prefix, lo, hi []byte) [][2][]byte {
 	if !seekable(n, kf.slot) {
 		return nil
 	}

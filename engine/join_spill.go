@@ -42,9 +42,13 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 	var slab []types.Value
 	var mem int64
 	var bparts []*spill.Writer
+	var keys *spillKeys // the build keys for the probe's runtime filters
 	seed := maphash.MakeSeed()
 	err := build(func(row []types.Value) (bool, error) {
 		if bparts != nil {
+			if err := keys.add(h.x, row); err != nil {
+				return false, err
+			}
 			return true, h.partition(bparts, seed, h.bkeys, row)
 		}
 		if len(slab)+len(row) > cap(slab) {
@@ -60,7 +64,13 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 				return false, err
 			}
 			bparts = parts
+			if depth == 0 {
+				keys = h.newSpillKeys()
+			}
 			for _, r := range rows {
+				if err := keys.add(h.x, r); err != nil {
+					return false, err
+				}
 				if err := h.partition(bparts, seed, h.bkeys, r); err != nil {
 					return false, err
 				}
@@ -85,9 +95,11 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 		discardAll(bparts)
 		return false, err
 	}
+	undo := keys.install(h.x)
 	err = probe(func(row []types.Value) (bool, error) {
 		return true, h.partition(pparts, seed, h.pkeys, row)
 	})
+	undo()
 	if err != nil {
 		discardAll(bparts)
 		discardAll(pparts)

@@ -128,9 +128,11 @@ func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLef
 			}
 		}
 		j.table.finish()
-		if sc, slot := n.probeKeyFilter(buildLeft, probeNode, pkeys); sc != nil {
-			defer x.setKeyFilter(sc, &keyFilter{table: j.table, key: pkeys[0], slot: slot})()
+		undo, err := n.installKeyFilters(x, buildLeft, probeNode, rows, j.table, bkeys, pkeys)
+		if err != nil {
+			return false, err
 		}
+		defer undo()
 	}
 	err = probe(func(prow []types.Value) (bool, error) {
 		more, err := j.probe(prow, pkeys)

@@ -87,26 +87,7 @@ func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi
 		sc.project(slices.Clone(n.need))
 	}
 	if kf != nil {
-		if fneed, ok := n.filterCols(); ok {
-			fneed[kf.slot] = true
-			if sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
-				if n.filter != nil {
-					if ok, err := x.truth(n.filter, row); err != nil || !ok {
-						return false, err
-					}
-				}
-				return kf.keep(row, x.ctx)
-			}) {
-				prefix := n.prefix
-				if prefix == nil {
-					prefix = sc.rc.Prefix()
-				}
-				if spans := kf.seekSpans(n, prefix, lo, hi); spans != nil {
-					return scanSpans(sc, spans, fn)
-				}
-				return sc.scanIn(lo, hi, fn)
-			}
-		}
+		return n.scanFiltered(x, sc, kf, lo, hi, fn)
 	}
 	if n.filter == nil {
 		return sc.scanIn(lo, hi, fn)

@@ -40,6 +40,10 @@ type scanner struct {
 	// are decoded (see filterFirst).
 	pre  func(row []types.Value) (bool, error)
 	rest *catalog.Projection
+	// mid and preMid, when set, are a second stage between pre and rest
+	// (see filterKeysFirst).
+	mid    *catalog.Projection
+	preMid func(row []types.Value) (bool, error)
 	// keyN is the number of leading key columns decoded for keyFor, the
 	// projection it was computed for (see keyColumns).
 	keyN   int
@@ -137,6 +141,14 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 			}
 			if !ok {
 				continue
+			}
+			if sc.mid != nil {
+				if ok, err := sc.midFilter(vs.Value(), row); err != nil || !ok {
+					if err != nil {
+						return err
+					}
+					continue
+				}
 			}
 			if err := sc.decodeRest(vs.Value(), row); err != nil {
 				return err

@@ -70,7 +70,7 @@ func (n *scanNode) pipelined(x *execCtx, kf *keyFilter) bool {
 			return false
 		}
 	}
-	return kf == nil || kf.table.intKey
+	return kf == nil || kf.readOnly()
 }
 
 // pipeBatch is a run of rows, each len(width) values, copied out of the
