@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 
+	"loadgw/catalog"
+
 	"loadgw/expr"
 	"loadgw/sql"
 )
@@ -139,7 +141,7 @@ func armOf(j *joinNode, s *scanNode) markArm {
 // sameScanRange reports whether a and b read the same rows of the same
 // table before their filters, in one layout.
 func sameScanRange(a, b *scanNode) bool {
-	if a == b || a.t != b.t || len(a.columns) != len(b.columns) || string(a.prefix) != string(b.prefix) {
+	if a == b || !sameTable(a.t, b.t) || len(a.columns) != len(b.columns) || string(a.prefix) != string(b.prefix) {
 		return false
 	}
 	if (a.prefix == nil) != (b.prefix == nil) {
@@ -193,4 +195,10 @@ func unionNeed(a, b []bool) []bool {
 		out[i] = a[i] || b[i]
 	}
 	return out
+}
+
+// sameTable reports whether a and b are one table of the statement's
+// catalog (each reference to a table may look it up anew).
+func sameTable(a, b *catalog.Table) bool {
+	return a == b || a.ID == b.ID && a.DB == b.DB && a.Name == b.Name && a.SchemaVersion == b.SchemaVersion
 }
