@@ -53,56 +53,17 @@ func spoolSubquery(j *joinNode) relNode {
 	if j.kind != sql.LeftOuterJoin {
 		return nil
 	}
-	rn, ok := j.right.(*renameNode)
-	if !ok || !strings.HasPrefix(rn.label, "SUBQUERY") {
+	an, semi := groupedSemi(j.right)
+	if an == nil {
 		return nil
 	}
-	pn, ok := rn.child.(*projectNode)
-	if !ok {
-		return nil
-	}
-	an, ok := pn.child.(*aggNode)
-	if !ok {
-		return nil
-	}
-	semi, ok := an.child.(*joinNode)
-	if !ok || semi.kind != sql.LeftSemiJoin || semi.marks != nil || semi.cond != nil || len(semi.lkeys) != 1 {
-		return nil
-	}
-	t2, ok1 := semi.left.(*scanNode)
-	x2, ok2 := semi.right.(*scanNode)
-	if !ok1 || !ok2 {
-		return nil
-	}
+	t2, x2 := semi.left.(*scanNode), semi.right.(*scanNode)
 	inner, ok := j.left.(*joinNode)
 	if !ok || inner.kind != sql.InnerJoin || inner.cond != nil || len(inner.lkeys) != 1 || len(inner.rkeys) != 1 {
 		return nil
 	}
-	// The inner join's sides in either order: t1 is the one like t2.
-	t1, ok1 := inner.left.(*scanNode)
-	x1, ok2 := inner.right.(*scanNode)
-	tkey, xkey := inner.lkeys[0], inner.rkeys[0]
-	off := 0
-	if ok1 && ok2 && !sameScanRows(t1, t2) {
-		t1, x1, ok1, ok2 = nil, nil, false, false
-	}
-	if !ok1 || !ok2 {
-		t1, ok1 = inner.right.(*scanNode)
-		x1, ok2 = inner.left.(*scanNode)
-		tkey, xkey = inner.rkeys[0], inner.lkeys[0]
-		off = len(inner.left.cols())
-	}
-	if !ok1 || !ok2 || !sameScanRows(t1, t2) || !sameScanRows(x1, x2) {
-		return nil
-	}
-	ts, ok1 := expr.SlotIndex(tkey)
-	xs, ok2 := expr.SlotIndex(xkey)
-	st, ok3 := expr.SlotIndex(semi.lkeys[0])
-	sx, ok4 := expr.SlotIndex(semi.rkeys[0])
-	if !ok1 || !ok2 || !ok3 || !ok4 || ts != st || xs != sx || inner.keyTypes[0] != semi.keyTypes[0] {
-		return nil
-	}
-	if !groupsByAndIgnoresRepeats(an.ap, ts) {
+	t1, off, ts, ok := sameJoin(inner, semi, t2, x2)
+	if !ok || !groupsByAndIgnoresRepeats(an.ap, ts) {
 		return nil
 	}
 	// The block's scan decodes what the subquery's read.
@@ -111,6 +72,59 @@ func spoolSubquery(j *joinNode) relNode {
 	j.left = sp
 	an.child = &spoolReadNode{spool: sp, off: off, columns: semi.columns, orig: semi, table: t2.t.Name}
 	return &spoolJoinNode{joinNode: j, spool: sp}
+}
+
+// groupedSemi returns the aggregation of a subquery (a SUBQUERY rename
+// of a projection of it) and the semi join of two scans it reads, or nils.
+func groupedSemi(n relNode) (*aggNode, *joinNode) {
+	rn, ok := n.(*renameNode)
+	if !ok || !strings.HasPrefix(rn.label, "SUBQUERY") {
+		return nil, nil
+	}
+	pn, ok := rn.child.(*projectNode)
+	if !ok {
+		return nil, nil
+	}
+	an, ok := pn.child.(*aggNode)
+	if !ok {
+		return nil, nil
+	}
+	semi, ok := an.child.(*joinNode)
+	if !ok || semi.kind != sql.LeftSemiJoin || semi.marks != nil || semi.cond != nil || len(semi.lkeys) != 1 {
+		return nil, nil
+	}
+	_, ok1 := semi.left.(*scanNode)
+	_, ok2 := semi.right.(*scanNode)
+	if !ok1 || !ok2 {
+		return nil, nil
+	}
+	return an, semi
+}
+
+// sameJoin reports whether inner joins the rows of t2 and x2 (in either
+// order) by the key columns semi joins them: t1 is inner's scan like t2,
+// off the place of its columns in inner's rows, ts its key slot.
+func sameJoin(inner, semi *joinNode, t2, x2 *scanNode) (t1 *scanNode, off, ts int, ok bool) {
+	tkey, xkey := inner.lkeys[0], inner.rkeys[0]
+	t1, ok1 := inner.left.(*scanNode)
+	x1, ok2 := inner.right.(*scanNode)
+	if !ok1 || !ok2 || !sameScanRows(t1, t2) {
+		t1, ok1 = inner.right.(*scanNode)
+		x1, ok2 = inner.left.(*scanNode)
+		tkey, xkey = inner.rkeys[0], inner.lkeys[0]
+		off = len(inner.left.cols())
+	}
+	if !ok1 || !ok2 || !sameScanRows(t1, t2) || !sameScanRows(x1, x2) {
+		return nil, 0, 0, false
+	}
+	ts, ok1 = expr.SlotIndex(tkey)
+	xs, ok2 := expr.SlotIndex(xkey)
+	st, ok3 := expr.SlotIndex(semi.lkeys[0])
+	sx, ok4 := expr.SlotIndex(semi.rkeys[0])
+	if !ok1 || !ok2 || !ok3 || !ok4 || ts != st || xs != sx || inner.keyTypes[0] != semi.keyTypes[0] {
+		return nil, 0, 0, false
+	}
+	return t1, off, ts, true
 }
 
 // sameScanRows reports whether a and b read the same rows of one table:

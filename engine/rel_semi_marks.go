@@ -10,7 +10,7 @@ import (
 // built, the scan probes them, and each arm keeps its own marks.
 
 // probeMarks marks the build rows that the scanned row prow matches, for
-// each arm whose filter prow passes.
+// each arm whose filter prow passes; c is the first candidate's index + 1.
 func (j *joinRun) probeMarks(prow []types.Value, c int32) (bool, error) {
 	arms := j.n.marks
 	if j.armDone == nil {
@@ -19,56 +19,69 @@ func (j *joinRun) probeMarks(prow []types.Value, c int32) (bool, error) {
 			j.armDone[a] = make([]bool, len(j.build))
 		}
 	}
-	// 0: not yet evaluated, 1: passes, 2: fails.
-	var passes [8]uint8
+	var passes [8]armPass
 	pass := passes[:0]
 	if len(arms) <= len(passes) {
 		pass = passes[:len(arms)]
 	} else {
-		pass = make([]uint8, len(arms))
+		pass = make([]armPass, len(arms))
 	}
 	for i := int(c) - 1; i >= 0; i = j.nextCandidate(i) {
 		paired := false
 		for a := range arms {
-			arm := &arms[a]
 			if j.armDone[a][i] {
 				continue
 			}
-			if arm.filter != nil {
-				if pass[a] == 0 {
-					ok, err := j.x.truth(arm.filter, prow)
-					if err != nil {
-						return false, err
-					}
-					pass[a] = 2
-					if ok {
-						pass[a] = 1
-					}
-				}
-				if pass[a] == 2 {
-					continue
-				}
-			}
-			if err := j.x.poll(); err != nil {
+			ok, err := j.armMatches(&arms[a], &pass[a], prow, i, &paired)
+			if err != nil {
 				return false, err
 			}
-			if arm.cond != nil {
-				if !paired {
-					j.pair(prow, j.build[i])
-					paired = true
-				}
-				ok, err := j.x.truth(arm.cond, j.row)
-				if err != nil {
-					return false, err
-				}
-				if !ok {
-					continue
-				}
-			}
-			j.armDone[a][i] = true
+			j.armDone[a][i] = ok
 		}
 	}
 	return true, nil
+}
+
+// armPass is whether a scanned row passes an arm's filter: not yet
+// evaluated, passes, fails.
+type armPass uint8
+
+const (
+	passUnknown armPass = iota
+	passYes
+	passNo
+)
+
+// armMatches reports whether the scanned row prow matches build row i for
+// arm: its filter (evaluated once per row, remembered in pass) and its
+// condition over the pair (paired: j.row already holds it).
+func (j *joinRun) armMatches(arm *markArm, pass *armPass, prow []types.Value, i int, paired *bool) (bool, error) {
+	if arm.filter != nil {
+		if *pass == passUnknown {
+			ok, err := j.x.truth(arm.filter, prow)
+			if err != nil {
+				return false, err
+			}
+			*pass = passNo
+			if ok {
+				*pass = passYes
+			}
+		}
+		if *pass == passNo {
+			return false, nil
+		}
+	}
+	if err := j.x.poll(); err != nil {
+		return false, err
+	}
+	if arm.cond == nil {
+		return true, nil
+	}
+	if !*paired {
+		j.pair(prow, j.build[i])
+		*paired = true
+	}
+	return j.x.truth(arm.cond, j.row)
 }
 
 // unmatchedMarks emits the build rows every semi arm marked and no anti

@@ -7,6 +7,12 @@ import (
 
 // The run of a spooled subquery (see plan_spool.go).
 
+var (
+	_ relNode = (*spoolJoinNode)(nil)
+	_ relNode = (*spoolNode)(nil)
+	_ relNode = (*spoolReadNode)(nil)
+)
+
 // spoolState is one run's copy of a spool's rows.
 type spoolState struct {
 	rows [][]types.Value
