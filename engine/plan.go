@@ -211,6 +211,7 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	}
 	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
 	src.prune(orig)
+	src.node = spoolSubqueries(shareSemiScans(src.node))
 	items, err := expandStars(q.Items, pl)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,9 @@ type execCtx struct {
 	// keyFilters are the probe key filters hash joins have installed on
 	// the scans they probe (see join_keyfilter.go).
 	keyFilters map[*scanNode]*keyFilter
+	// spools are the rows of the spools of the joins running (see
+	// rel_spool.go).
+	spools map[*spoolNode]*spoolState
 }
 
 func (x *execCtx) truth(c expr.Compiled, row []types.Value) (bool, error) {

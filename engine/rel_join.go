@@ -24,6 +24,9 @@ type joinNode struct {
 	columns     []expr.Column
 	// est, when set, is the join order's estimate of the rows out.
 	est int64
+	// marks, when set, makes the join a shared scan of several semi and
+	// anti joins (see plan_semi_shared.go); kind and cond are then unused.
+	marks []markArm
 }
 
 func (n *joinNode) cols() []expr.Column { return n.columns }
@@ -46,6 +49,9 @@ func (n *joinNode) estimate() int64 {
 
 func (n *joinNode) explain(verbose bool) (string, []relNode) {
 	how := "NESTED LOOP"
+	if n.marks != nil {
+		return n.explainMarks(verbose), []relNode{n.left, n.right}
+	}
 	if n.mergeable() {
 		how = "MERGE JOIN (keep " + n.buildSide() + n.explainMergeSeek(verbose) + ")"
 	} else if len(n.lkeys) > 0 {
@@ -62,6 +68,9 @@ func (n *joinNode) explain(verbose bool) (string, []relNode) {
 // must all be seen (right of LEFT joins, left of RIGHT joins), for an inner
 // join the side with the smaller estimate (the right one on a tie).
 func (n *joinNode) buildSide() string {
+	if n.marks != nil {
+		return "left" // a shared scan marks the rows it keeps
+	}
 	switch n.kind {
 	case sql.LeftSemiJoin, sql.LeftAntiJoin:
 		// A semi or anti join may keep its kept side in memory and mark

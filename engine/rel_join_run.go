@@ -17,6 +17,7 @@ type joinRun struct {
 	buildLeft bool
 	table     *hashTable // nil for a nested loop
 	matched   []bool
+	armDone   [][]bool // per arm of a shared scan, the build rows it marked
 }
 
 // pair fills j.row with a probe row and a build row.
@@ -45,6 +46,9 @@ func (j *joinRun) probe(prow []types.Value, pkeys []expr.Compiled) (bool, error)
 		c, err := j.table.first(pkeys, prow, j.x.ctx)
 		if err != nil {
 			return false, err
+		}
+		if j.n.marks != nil {
+			return j.probeMarks(prow, c)
 		}
 		i = int(c) - 1
 	} else if len(j.build) == 0 {
@@ -159,6 +163,9 @@ func (j *joinRun) emitProbe(prow []types.Value, found bool) (bool, error) {
 // keeps by their match state: unmatched rows of a FULL join's build side,
 // and the build side's rows of semi and anti joins that keep it.
 func (j *joinRun) unmatched() (stopped bool, err error) {
+	if j.n.marks != nil {
+		return j.unmatchedMarks()
+	}
 	for i, b := range j.build {
 		emit := false
 		switch j.n.kind {
