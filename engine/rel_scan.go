@@ -32,6 +32,10 @@ type scanNode struct {
 	// table never needs.
 	rows   int64
 	rowsOf func() int64
+	// enc is the part of filter evaluated on the stored bytes, set with
+	// encDone when first needed (see encodedPlan).
+	enc     *encPlan
+	encDone bool
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -86,12 +90,18 @@ func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
 	}
+	filter := n.filter
+	if p := n.encodedPlan(sc.rc); p != nil && !sc.bySequence() {
+		if f := newEncFilter(sc.rc, p); f != nil {
+			sc.enc, filter = f, p.rest
+		}
+	}
 	if kf != nil {
 		if fneed, ok := n.filterCols(); ok {
 			fneed[kf.slot] = true
 			if sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
-				if n.filter != nil {
-					if ok, err := x.truth(n.filter, row); err != nil || !ok {
+				if filter != nil {
+					if ok, err := x.truth(filter, row); err != nil || !ok {
 						return false, err
 					}
 				}
@@ -108,16 +118,16 @@ func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi
 			}
 		}
 	}
-	if n.filter == nil {
+	if filter == nil {
 		return sc.scanIn(lo, hi, fn)
 	}
 	if fneed, ok := n.filterCols(); ok && sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
-		return x.truth(n.filter, row)
+		return x.truth(filter, row)
 	}) {
 		return sc.scanIn(lo, hi, fn)
 	}
 	return sc.scanIn(lo, hi, func(row []types.Value) (bool, error) {
-		ok, err := x.truth(n.filter, row)
+		ok, err := x.truth(filter, row)
 		if err != nil || !ok {
 			return err == nil, err
 		}
