@@ -18,7 +18,7 @@ func TestRowInts(t *testing.T) {
 	}
 	vals := []types.Value{
 		types.NewString(types.Varchar, "hello"), types.NewInt(types.Int, -7), {Kind: types.Double, F: 2.5}, types.NewBool(true),
-		{Kind: types.Decimal, Scale: 3, I: 5, Hi: 0}, types.NewInt(types.BigInt, -1 << 63), types.NullValue,
+		{Kind: types.Decimal, Scale: 3, I: 5, Hi: 0}, types.NewInt(types.BigInt, -1<<63), types.NullValue,
 		{Kind: types.Decimal, Scale: 2, I: 12345}, types.NullValue, {Kind: types.DateTime, Scale: 3, I: 1 << 50},
 	}
 	row := AppendRow(nil, 3, vals, ts)
