@@ -7,6 +7,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/expr"
+	"loadgw/sql"
 	"loadgw/storage"
 	"loadgw/types"
 )
@@ -36,6 +37,9 @@ type scanNode struct {
 	// encDone when first needed (see encodedPlan).
 	enc     *encPlan
 	encDone bool
+	// sel is the query block that reads the scan (set by prune), to tell
+	// the columns read only by the pushed conjuncts (see filterOnly).
+	sel *sql.Select
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -94,6 +98,14 @@ func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi
 	if p := n.encodedPlan(sc.rc); p != nil && !sc.bySequence() {
 		if f := newEncFilter(sc.rc, p); f != nil {
 			sc.enc, filter = f, p.rest
+			if filter == nil && kf == nil && len(p.unread) > 0 && n.need != nil {
+				// The columns only the conjuncts read are not decoded.
+				need := slices.Clone(n.need)
+				for _, c := range p.unread {
+					need[c] = false
+				}
+				sc.project(need)
+			}
 		}
 	}
 	if kf != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"loadgw/catalog"
@@ -43,11 +44,13 @@ type encCheck struct {
 
 // encPlan is a scan's split of its pushed filter: the columns and checks
 // evaluated on the stored bytes, and rest, the conjunction of the others
-// (nil when none is left).
+// (nil when none is left). unread lists the columns of cols the query
+// reads nowhere else: with no conjunct left they are not decoded.
 type encPlan struct {
 	cols   []int
 	checks []encCheck
 	rest   expr.Compiled
+	unread []int
 }
 
 // encodedPlan is the scan's encPlan, nil when no conjunct is evaluated on
@@ -56,8 +59,50 @@ type encPlan struct {
 func (n *scanNode) encodedPlan(rc *catalog.RowCodec) *encPlan {
 	if !n.encDone {
 		n.enc, n.encDone = planEncoded(rc, n.filter), true
+		if n.enc != nil && n.enc.rest == nil {
+			n.enc.unread = n.filterOnly(n.enc.cols)
+		}
 	}
 	return n.enc
+}
+
+// filterOnly lists the columns of cols that the scan's query block reads
+// only in the conjuncts pushed into the scan (by name, as prune decides
+// what a scan decodes: a name read anywhere else keeps its column).
+func (n *scanNode) filterOnly(cols []int) []int {
+	if n.sel == nil || n.need == nil {
+		return nil
+	}
+	outside := map[string]bool{}
+	q := *n.sel
+	q.Where = nil
+	refNames(&q, outside)
+	for _, c := range conjuncts(n.sel.Where, nil) {
+		if slices.Contains(n.where, c) {
+			continue
+		}
+		if hasSubquery(c) {
+			return nil
+		}
+		expr.Walk(c, func(e expr.Expr) {
+			if ref, ok := e.(*expr.ColumnRef); ok {
+				outside[strings.ToLower(ref.Name)] = true
+				if ref.Table != "" {
+					outside[strings.ToLower(ref.Table)] = true
+				}
+			}
+		})
+	}
+	if outside["*"] {
+		return nil
+	}
+	var out []int
+	for _, c := range cols {
+		if !outside[strings.ToLower(n.t.Columns[c].Name)] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // planEncoded splits filter (see encPlan).
