@@ -19,9 +19,10 @@ type IntReader struct {
 	cols []int
 	// key[i] tells whether cols[i] is a key column; keyN is the number of
 	// leading key columns decoded to read them, row where they go.
-	key  []bool
-	keyN int
-	row  []types.Value
+	key    []bool
+	keyN   int
+	suffix int // the length of the key's version suffix
+	row    []types.Value
 	// vcols is the number of value columns among cols; plans their
 	// reading per schema version.
 	vcols int
@@ -64,6 +65,7 @@ func (rc *RowCodec) NewIntReader(cols []int) (*IntReader, bool) {
 	}
 	if r.keyN > 0 {
 		r.row = make([]types.Value, len(rc.t.Columns))
+		r.suffix = rc.KeySuffixLen()
 	}
 	r.vals, r.null = make([]int64, r.vcols), make([]bool, r.vcols)
 	if r.vcols == 0 {
@@ -98,8 +100,15 @@ func (rc *RowCodec) NewIntReader(cols []int) (*IntReader, bool) {
 // Val then gives them.
 func (r *IntReader) Read(key, val []byte) error {
 	if r.keyN > 0 {
-		if err := r.rc.DecodeKeyN(key, r.row, r.keyN); err != nil {
-			return err
+		if len(key) < len(r.rc.prefix)+r.suffix {
+			return fmt.Errorf("row key of %d bytes in table %s", len(key), r.rc.t.Name)
+		}
+		b := key[len(r.rc.prefix) : len(key)-r.suffix]
+		var err error
+		for j, c := range r.rc.keyIdx[:r.keyN] {
+			if r.row[c], b, err = storage.DecodeKey(b, r.rc.keyTypes[j]); err != nil {
+				return err
+			}
 		}
 	}
 	if r.vcols == 0 {
