@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dustin/go-humanize"
 	"github.com/prometheus/procfs"
 )
 
@@ -68,7 +69,7 @@ func blockCacheBytes(spec string, memory int64) (int64, error) {
 		}
 	}
 	if n < minBlockCache {
-		return 0, fmt.Errorf("--block-cache-size %q is %d bytes on this machine (%s of memory): at least %s", spec, n, formatBytes(memory), formatBytes(minBlockCache))
+		return 0, fmt.Errorf("--block-cache-size %q is %d bytes on this machine (%s of memory): at least %s", spec, n, humanize.IBytes(uint64(memory)), formatBytes(minBlockCache))
 	}
 	return n, nil
 }

@@ -50,7 +50,7 @@ func TestBlockCacheSize(t *testing.T) {
 		{"x%", `"x%" is not a percentage`},
 		{"-1g", `"-1g" is out of range`},
 		{"0", `"0" must be positive`},
-		{"1m", `--block-cache-size "1m" is 1048576 bytes on this machine (16GiB of memory): at least 8MiB`},
+		{"1m", `--block-cache-size "1m" is 1048576 bytes on this machine (16 GiB of memory): at least 8MiB`},
 		{"99999999t", `"99999999t" is out of range`},
 	} {
 		_, err := blockCacheBytes(c.spec, mem)
