@@ -270,10 +270,11 @@ func (n *joinNode) explainKeyFilter(verbose bool) string {
 var keyFilteredRows atomic.Int64
 
 // scanFiltered is scanRows for a scan carrying the probe key filters kf:
-// the filters and the pushed filter run before the rest of a row is
+// the filters and the pushed filter (filter: what of the scan's filter
+// the stored-byte check sc.enc leaves, or nil) run before the rest of a row is
 // decoded where that saves decoding, else on each row read whole; the
 // scan reads only the key ranges of few build keys (seekSpans).
-func (n *scanNode) scanFiltered(x *execCtx, sc *scanner, kf *keyFilter, lo, hi []byte, out rowFn) error {
+func (n *scanNode) scanFiltered(x *execCtx, sc *scanner, kf *keyFilter, filter expr.Compiled, lo, hi []byte, out rowFn) error {
 	var kept int64
 	defer func() { keyFilteredRows.Add(kept) }()
 	fn := func(row []types.Value) (bool, error) {
@@ -281,10 +282,10 @@ func (n *scanNode) scanFiltered(x *execCtx, sc *scanner, kf *keyFilter, lo, hi [
 		return out(row)
 	}
 	cond := func(row []types.Value) (bool, error) {
-		if ok, err := kf.keep(row, x.ctx); err != nil || !ok || n.filter == nil {
+		if ok, err := kf.keep(row, x.ctx); err != nil || !ok || filter == nil {
 			return ok, err
 		}
-		return x.truth(n.filter, row)
+		return x.truth(filter, row)
 	}
 	prefix := n.prefix
 	if prefix == nil {
@@ -298,13 +299,13 @@ func (n *scanNode) scanFiltered(x *execCtx, sc *scanner, kf *keyFilter, lo, hi [
 		return sc.scanIn(lo, hi, f)
 	}
 	if fneed, ok := n.filterCols(); ok {
-		if n.filter != nil {
+		if filter != nil {
 			kneed := make([]bool, len(fneed))
 			kf.mark(kneed)
 			if sc.filterKeysFirst(kneed, fneed, n.need, func(row []types.Value) (bool, error) {
 				return kf.keep(row, x.ctx)
 			}, func(row []types.Value) (bool, error) {
-				return x.truth(n.filter, row)
+				return x.truth(filter, row)
 			}) {
 				return read(fn)
 			}

@@ -325,6 +325,7 @@ func (src *source) prune(q *sql.Select) {
 		f.project(need)
 	}
 	for _, sc := range src.scans {
+		sc.sel = q
 		if names["*"] {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/expr"
+	"loadgw/sql"
 	"loadgw/storage"
 	"loadgw/types"
 )
@@ -32,6 +33,13 @@ type scanNode struct {
 	// table never needs.
 	rows   int64
 	rowsOf func() int64
+	// enc is the part of filter evaluated on the stored bytes, set with
+	// encDone when first needed (see encodedPlan).
+	enc     *encPlan
+	encDone bool
+	// sel is the query block that reads the scan (set by prune), to tell
+	// the columns read only by the pushed conjuncts (see filterOnly).
+	sel *sql.Select
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -86,19 +94,33 @@ func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi
 	if n.need != nil {
 		sc.project(slices.Clone(n.need))
 	}
-	if kf != nil {
-		return n.scanFiltered(x, sc, kf, lo, hi, fn)
+	filter := n.filter
+	if p := n.encodedPlan(sc.rc); p != nil && !sc.bySequence() {
+		if f := newEncFilter(sc.rc, p); f != nil {
+			sc.enc, filter = f, p.rest
+			if filter == nil && kf == nil && len(p.unread) > 0 && n.need != nil {
+				// The columns only the conjuncts read are not decoded.
+				need := slices.Clone(n.need)
+				for _, c := range p.unread {
+					need[c] = false
+				}
+				sc.project(need)
+			}
+		}
 	}
-	if n.filter == nil {
+	if kf != nil {
+		return n.scanFiltered(x, sc, kf, filter, lo, hi, fn)
+	}
+	if filter == nil {
 		return sc.scanIn(lo, hi, fn)
 	}
 	if fneed, ok := n.filterCols(); ok && sc.filterFirst(fneed, n.need, func(row []types.Value) (bool, error) {
-		return x.truth(n.filter, row)
+		return x.truth(filter, row)
 	}) {
 		return sc.scanIn(lo, hi, fn)
 	}
 	return sc.scanIn(lo, hi, func(row []types.Value) (bool, error) {
-		ok, err := x.truth(n.filter, row)
+		ok, err := x.truth(filter, row)
 		if err != nil || !ok {
 			return err == nil, err
 		}

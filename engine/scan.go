@@ -44,6 +44,9 @@ type scanner struct {
 	// (see filterKeysFirst).
 	mid    *catalog.Projection
 	preMid func(row []types.Value) (bool, error)
+	// enc, when set, drops rows on their stored bytes before any decoding
+	// (see scan_encfilter.go).
+	enc *encFilter
 	// keyN is the number of leading key columns decoded for keyFor, the
 	// projection it was computed for (see keyColumns).
 	keyN   int
@@ -119,13 +122,23 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 	}
 	defer vs.Close()
 	row := make([]types.Value, len(sc.t.Columns))
-	if seq, _ := sc.t.Sequence(); seq >= 0 && !sc.t.MergeOnWrite() {
+	if sc.bySequence() {
+		seq, _ := sc.t.Sequence()
 		return sc.scanBySequence(vs, seq, row, fn)
 	}
 	for vs.NextKey() { // the newest version of each key is the row
 		if sc.poll != nil {
 			if err := sc.poll(); err != nil {
 				return err
+			}
+		}
+		if sc.enc != nil {
+			ok, err := sc.enc.keep(vs.Key(), vs.Value())
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
 			}
 		}
 		if err := sc.decode(vs.Key(), vs.Value(), row); err != nil {
@@ -160,6 +173,13 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 		}
 	}
 	return vs.Close()
+}
+
+// bySequence reports whether the table is merge-on-read with a sequence
+// column: every version of a key is decoded to pick the row.
+func (sc *scanner) bySequence() bool {
+	seq, _ := sc.t.Sequence()
+	return seq >= 0 && !sc.t.MergeOnWrite()
 }
 
 // scanBySequence reads a merge-on-read table with a sequence column: of the

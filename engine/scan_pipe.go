@@ -119,7 +119,10 @@ func (n *scanNode) runAnyOrder(x *execCtx, fn rowFn) error {
 // own into fn, on the calling goroutine: the rows of one range in order,
 // in the order of ranges when there is one.
 func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn rowFn) error {
-	x.st.reader() // the statement's snapshot exists before the workers read it
+	// The statement's snapshot and the scan's encoded filter plan exist
+	// before the workers read them.
+	x.st.reader()
+	n.encodedPlan(x.s.e.Codec(n.t))
 	cancel := x.st.cancel
 	width := len(n.t.Columns)
 	rows := max(16, min(512, pipeBatchValues/width))

@@ -46,6 +46,7 @@ type config struct {
 	errorLogPub  bool
 	minFreeDisk  int64
 	compression  string
+	blockCache   string // --block-cache-size as given (see cache.go)
 	maxConns     int
 	queryMem     int64
 	bodyTimeout  time.Duration
@@ -125,6 +126,8 @@ func parseFlags(args []string) (config, error) {
 	fs.Var(byteSize{&c.minFreeDisk}, "min-free-disk-bytes", "free space kept on the data volume (at most a tenth of it): loads that would leave less fail; negative disables the check")
 	fs.StringVar(&c.compression, "store-compression", envOr("LOADGW_STORE_COMPRESSION", "snappy"),
 		"block compression of the table files written from now on: snappy, or none (full scans take about half the CPU, the files twice the space) (env LOADGW_STORE_COMPRESSION)")
+	c.blockCache = envOr("LOADGW_BLOCK_CACHE_SIZE", defaultBlockCache)
+	fs.Var(blockCache{&c.blockCache}, "block-cache-size", "block cache of decompressed table blocks, as Doris's storage_page_cache_limit: a percentage of the machine's memory (20%) or a size (4g, 512MiB) (env LOADGW_BLOCK_CACHE_SIZE)")
 	c.load.SlotWait = 60 * time.Second
 	fs.Var(duration{&c.load.SlotWait}, "load-slot-wait", "how long a stream load waits for a free slot (--max-concurrent-loads) before it fails with TOO_MANY_TASKS")
 	c.load.DrainBytes = 1 << 30
@@ -161,6 +164,9 @@ func (c *config) check() error {
 	if !slices.Contains(storage.Compressions, c.compression) {
 		return fmt.Errorf("--store-compression must be one of %s, not %q", strings.Join(storage.Compressions, ", "), c.compression)
 	}
+	if _, err := blockCacheBytes(c.blockCache, physicalMemory()); err != nil {
+		return err
+	}
 	if c.mysql.addr != "" && c.mysql.maxConns <= 0 {
 		return fmt.Errorf("--max-mysql-connections must be positive, not %d", c.mysql.maxConns)
 	}
@@ -192,7 +198,13 @@ func run(args []string) error {
 	// The MySQL protocol library logs through the standard logger.
 	defer zap.RedirectStdLog(log)()
 
-	store := storage.Options{MinFreeDiskBytes: c.minFreeDisk, Compression: c.compression, OnFatal: func(err error) {
+	memory := physicalMemory()
+	cacheBytes, err := blockCacheBytes(c.blockCache, memory)
+	if err != nil {
+		return err
+	}
+	log.Info("block cache", zap.String("block_cache_size", c.blockCache), zap.Int64("bytes", cacheBytes), zap.Int64("memory_bytes", memory))
+	store := storage.Options{CacheBytes: cacheBytes, MinFreeDiskBytes: c.minFreeDisk, Compression: c.compression, OnFatal: func(err error) {
 		// The WAL state is unknown: stop at once; a restart recovers.
 		log.Error("store failed, stopping", zap.Error(err))
 		_ = log.Sync()
