@@ -248,6 +248,7 @@ func (h *hashAgg) consume(row []types.Value, onlySet int) error {
 
 // add folds one source row into group g.
 func (h *hashAgg) add(g int32, row []types.Value) error {
+	h.ctx.NextRow()
 	for i, a := range h.ap.aggs {
 		col := h.cols[i]
 		var err error

@@ -136,6 +136,8 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 	if err := ap.planSets(st); err != nil {
 		return err
 	}
+	argScope := func() *expr.Scope { return p.bindScope(p.scope.Columns, "AGGREGATE") }
+	share := sharedBinder(sharedAggArgs(st), argScope)
 	post.Agg = func(call *expr.Call) (int, types.Type, error) {
 		if expr.IsGrouping(call.Name) {
 			return ap.bindGrouping(call, groupText)
@@ -149,7 +151,9 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		var args []expr.Compiled
 		var argTypes []types.Type
 		for _, a := range call.Args {
-			c, err := expr.Bind(a, p.bindScope(p.scope.Columns, "AGGREGATE"))
+			sc := argScope()
+			sc.Shared = share
+			c, err := expr.Bind(a, sc)
 			if err != nil {
 				return 0, types.Type{}, err
 			}
