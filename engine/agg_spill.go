@@ -61,7 +61,7 @@ type hashAgg struct {
 	// ints, when set, indexes the groups of a plain GROUP BY of one
 	// integer expression by its value (nullGroup is its NULL group, -1
 	// while none), instead of index.
-	ints      map[int64]int32
+	ints      *intIndex
 	nullGroup int32
 }
 
@@ -94,7 +94,8 @@ func (ap *aggPlan) newHashAgg(ctx *expr.Context, lim aggLimits, depth int) *hash
 		}
 	}
 	if len(ap.groups) == 1 && ap.sets == nil && mergeKeyType(ap.groups[0].Type()) {
-		h.ints = map[int64]int32{}
+		x := newIntIndex()
+		h.ints = &x
 		return h
 	}
 	kinds := make([]types.Kind, len(ap.groups))
@@ -128,21 +129,21 @@ func (h *hashAgg) consumeOne(row []types.Value) error {
 // value is in h.gvals[0].
 func (h *hashAgg) consumeInt(row []types.Value) error {
 	v := h.gvals[0]
-	g, ok := h.nullGroup, true
+	g := h.nullGroup
 	if !v.IsNull() {
-		g, ok = h.ints[v.I]
+		g = h.ints.find(v.I)
 	}
-	if !ok || g < 0 {
+	if g < 0 {
 		if h.parts != nil {
 			h.key = storage.AppendKey(h.key[:0], v, h.ap.groups[0].Type())
 			return h.spillRow(row, nil, 0)
 		}
 		g = h.newGroup(h.gvals, 0)
-		h.mem += intKeyBytes
 		if v.IsNull() {
 			h.nullGroup = g
+			h.mem += intKeyBytes
 		} else {
-			h.ints[v.I] = g
+			h.mem += h.ints.insert(v.I, g)
 		}
 		if err := h.maybeSpill(); err != nil {
 			return err
@@ -151,7 +152,7 @@ func (h *hashAgg) consumeInt(row []types.Value) error {
 	return h.add(g, row)
 }
 
-// intKeyBytes estimates an entry of hashAgg.ints.
+// intKeyBytes estimates an entry of intIndex's map.
 const intKeyBytes = 24
 
 // newGroup makes the next group, of key values vals in grouping set set,
