@@ -22,7 +22,7 @@ type intIndex struct {
 const (
 	// denseFactor bounds the key range of a dense index against its
 	// number of keys.
-	denseFactor = 8
+	denseFactor = 16
 	// denseMinCheck is the number of keys from which a map may move.
 	denseMinCheck = 4096
 	// maxDenseKeys bounds a dense index (4 bytes per key of the range).
@@ -68,7 +68,7 @@ func (x *intIndex) insert(k int64, g int32) int64 {
 	if x.n < x.check {
 		return intKeyBytes
 	}
-	x.check *= 2
+	x.check += x.check / 2
 	if x.sparse() {
 		return intKeyBytes
 	}
