@@ -27,120 +27,174 @@ const (
 	// aggMaxDepth bounds re-partitioning: a partition still too big at this
 	// depth (one huge group key set) is aggregated in memory.
 	aggMaxDepth = 4
-	// groupOverhead estimates a group's bookkeeping beyond its values.
-	groupOverhead = 96
-	// stateBytes estimates one aggregate state.
-	stateBytes = 48
 )
 
 // hashAgg is one run of an aggregation over its input (or, when spilled,
-// over one partition file of its parent run).
+// over one partition file of its parent run). Its groups are numbered in
+// the order they were made; a group's values (the aggregated row) are in
+// rows, its aggregate states in cols.
 type hashAgg struct {
 	ap     *aggPlan
 	ctx    *expr.Context
 	lim    aggLimits
 	depth  int
 	seed   maphash.Seed
-	index  map[string]*group
-	order  []*group
 	mem    int64
 	parts  []*spill.Writer // set once spilling
 	key    []byte
 	args   []types.Value
+	one    [1]types.Value
 	gvals  []types.Value
 	masked []types.Value
 	rec    []types.Value
+	// cols holds each aggregate call's states; nil for GROUPING().
+	cols []expr.AggColumn
+	// rows holds the groups' rows, groupSlabSize groups per slab; n is the
+	// number of groups.
+	rows  [][]types.Value
+	width int
+	n     int32
+	// index finds the group of a key; sets, for GROUPING SETS, is each
+	// group's grouping set.
+	index groupIndex
+	sets  []int32
 	// ints, when set, indexes the groups of a plain GROUP BY of one
-	// integer expression by its value (nullGroup is its NULL group),
-	// instead of index by encoded key.
-	ints      map[int64]*group
-	nullGroup *group
-	// groupSlab, rowSlab and stateSlab are cut into new groups: one
-	// allocation per groupSlabSize groups instead of three per group.
-	groupSlab []group
-	rowSlab   []types.Value
-	stateSlab []expr.AggState
+	// integer expression by its value (nullGroup is its NULL group, -1
+	// while none), instead of index.
+	ints      *intIndex
+	nullGroup int32
 }
 
-// groupSlabSize is the number of groups allocated at once.
+// groupSlabSize is the number of group rows allocated at once.
 const groupSlabSize = 256
 
 func (ap *aggPlan) runBounded(source func(func([]types.Value) error) error, emit func([]types.Value) error, ctx *expr.Context, lim aggLimits) error {
 	h := ap.newHashAgg(ctx, lim, 0)
 	defer h.discard()
-	if err := source(func(row []types.Value) error { return h.consume(row, -1) }); err != nil {
+	consume := func(row []types.Value) error { return h.consume(row, -1) }
+	if len(ap.groups) == 0 && ap.sets == nil {
+		consume = h.consumeOne
+	}
+	if err := source(consume); err != nil {
 		return err
 	}
-	if len(ap.groups) == 0 && len(h.order) == 0 && ap.sets == nil {
-		h.newGroup(nil, 0, "")
+	if len(ap.groups) == 0 && h.n == 0 && ap.sets == nil {
+		h.newGroup(nil, 0)
 	}
 	return h.finish(emit)
 }
 
 func (ap *aggPlan) newHashAgg(ctx *expr.Context, lim aggLimits, depth int) *hashAgg {
-	h := &hashAgg{ap: ap, ctx: ctx, lim: lim, depth: depth, seed: maphash.MakeSeed(), index: map[string]*group{},
-		gvals: make([]types.Value, len(ap.groups)), masked: make([]types.Value, len(ap.groups))}
-	if len(ap.groups) == 1 && ap.sets == nil && mergeKeyType(ap.groups[0].Type()) {
-		h.ints = map[int64]*group{}
+	h := &hashAgg{ap: ap, ctx: ctx, lim: lim, depth: depth, seed: maphash.MakeSeed(), nullGroup: -1,
+		gvals: make([]types.Value, len(ap.groups)), masked: make([]types.Value, len(ap.groups)),
+		width: len(ap.groups) + len(ap.aggs), cols: make([]expr.AggColumn, len(ap.aggs))}
+	for i, a := range ap.aggs {
+		if a.fn != nil {
+			h.cols[i] = expr.NewAggColumn(a.fn)
+		}
 	}
+	if len(ap.groups) == 1 && ap.sets == nil && mergeKeyType(ap.groups[0].Type()) {
+		x := newIntIndex()
+		h.ints = &x
+		return h
+	}
+	kinds := make([]types.Kind, len(ap.groups))
+	for i, c := range ap.groups {
+		kinds[i] = c.Type().Kind
+	}
+	h.index = newGroupIndex(kinds, h.seed)
 	return h
+}
+
+// row returns group g's row.
+func (h *hashAgg) row(g int32) []types.Value {
+	i := int(g%groupSlabSize) * h.width
+	return h.rows[g/groupSlabSize][i : i+h.width : i+h.width]
+}
+
+// consumeOne is consume for an aggregation without GROUP BY: one group.
+func (h *hashAgg) consumeOne(row []types.Value) error {
+	if h.lim.poll != nil {
+		if err := h.lim.poll(); err != nil {
+			return err
+		}
+	}
+	if h.n == 0 {
+		h.newGroup(nil, 0)
+	}
+	return h.add(0, row)
 }
 
 // consumeInt is consume for a GROUP BY of one integer expression, whose
 // value is in h.gvals[0].
 func (h *hashAgg) consumeInt(row []types.Value) error {
 	v := h.gvals[0]
-	var g *group
-	if v.IsNull() {
-		g = h.nullGroup
-	} else {
-		g = h.ints[v.I]
+	g := h.nullGroup
+	if !v.IsNull() {
+		g = h.ints.find(v.I)
 	}
-	if g == nil {
+	if g < 0 {
 		if h.parts != nil {
 			h.key = storage.AppendKey(h.key[:0], v, h.ap.groups[0].Type())
-			return h.spillRow(row, 0)
+			return h.spillRow(row, nil, 0)
 		}
-		g = h.newGroup(h.gvals, 0, "")
-		h.mem += intKeyBytes
+		g = h.newGroup(h.gvals, 0)
 		if v.IsNull() {
 			h.nullGroup = g
+			h.mem += intKeyBytes
 		} else {
-			h.ints[v.I] = g
+			h.mem += h.ints.insert(v.I, g)
 		}
 		if err := h.maybeSpill(); err != nil {
 			return err
 		}
 	}
-	return h.ap.add(g, row, h.ctx, &h.args)
+	return h.add(g, row)
 }
 
-// intKeyBytes estimates an entry of hashAgg.ints.
+// intKeyBytes estimates an entry of intIndex's map.
 const intKeyBytes = 24
 
-func (h *hashAgg) newGroup(vals []types.Value, set int, key string) *group {
+// newGroup makes the next group, of key values vals in grouping set set,
+// and returns its number.
+func (h *hashAgg) newGroup(vals []types.Value, set int) int32 {
 	ap := h.ap
-	width, n := len(ap.groups)+len(ap.aggs), len(ap.aggs)
-	if len(h.groupSlab) == 0 {
-		h.groupSlab = make([]group, groupSlabSize)
-		h.rowSlab = make([]types.Value, groupSlabSize*width)
-		h.stateSlab = make([]expr.AggState, groupSlabSize*n)
+	g := h.n
+	if g%groupSlabSize == 0 {
+		h.rows = append(h.rows, make([]types.Value, groupSlabSize*h.width))
 	}
-	g := &h.groupSlab[0]
-	h.groupSlab = h.groupSlab[1:]
-	g.row, h.rowSlab = h.rowSlab[:width:width], h.rowSlab[width:]
-	g.states, h.stateSlab = h.stateSlab[:n:n], h.stateSlab[n:]
-	copy(g.row, vals)
+	h.n++
+	row := h.row(g)
+	copy(row, vals)
 	for i, a := range ap.aggs {
 		if a.fn == nil {
-			g.row[len(ap.groups)+i] = ap.groupingValue(a, set)
+			row[len(ap.groups)+i] = ap.groupingValue(a, set)
 			continue
 		}
-		g.states[i] = a.fn.NewState()
+		h.cols[i].Grow()
+		h.mem += h.cols[i].StateBytes()
 	}
-	h.order = append(h.order, g)
-	h.mem += groupOverhead + 2*int64(len(key)) + spill.RowBytes(g.row) + stateBytes*int64(len(ap.aggs))
+	if ap.sets != nil {
+		h.sets = append(h.sets, int32(set))
+	}
+	h.mem += spill.RowBytes(row)
 	return g
+}
+
+// find returns the group of key vals in grouping set set, whose hash is
+// hash, or -1.
+func (h *hashAgg) find(hash uint64, vals []types.Value, set int) int32 {
+	x := &h.index
+	for e := x.heads[hash]; e != 0; e = x.next[e-1] {
+		g := e - 1
+		if h.sets != nil && int(h.sets[g]) != set {
+			continue
+		}
+		if x.sameKey(h.row(g)[:len(vals)], vals) {
+			return g
+		}
+	}
+	return -1
 }
 
 // consume folds one input row into its groups: every grouping set, or
@@ -167,33 +221,69 @@ func (h *hashAgg) consume(row []types.Value, onlySet int) error {
 			continue
 		}
 		vals := h.gvals
-		h.key = h.key[:0]
 		if ap.sets != nil {
 			vals = ap.mask(set, h.gvals, h.masked)
-			h.key = storage.AppendKey(h.key, types.NewInt(types.BigInt, int64(set)), types.Type{Kind: types.BigInt})
 		}
-		for i, c := range ap.groups {
-			h.key = storage.AppendKey(h.key, vals[i], c.Type())
-		}
-		g := h.index[string(h.key)]
-		if g == nil {
+		hash := h.index.hash(vals, set)
+		g := h.find(hash, vals, set)
+		if g < 0 {
 			if h.parts != nil {
-				if err := h.spillRow(row, set); err != nil {
+				if err := h.spillRow(row, vals, set); err != nil {
 					return err
 				}
 				continue
 			}
-			g = h.newGroup(vals, set, string(h.key))
-			h.index[string(h.key)] = g
+			g = h.newGroup(vals, set)
+			h.index.insert(hash, g)
+			h.mem += groupIndexBytes
 			if err := h.maybeSpill(); err != nil {
 				return err
 			}
 		}
-		if err := ap.add(g, row, h.ctx, &h.args); err != nil {
+		if err := h.add(g, row); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// add folds one source row into group g.
+func (h *hashAgg) add(g int32, row []types.Value) error {
+	h.ctx.NextRow()
+	for i, a := range h.ap.aggs {
+		col := h.cols[i]
+		var err error
+		switch {
+		case col == nil:
+		case a.slot >= 0:
+			err = col.Add1(g, &row[a.slot])
+		case a.one != nil:
+			h.one[0], err = a.args[0].Eval(row, h.ctx)
+			if err == nil {
+				err = col.Add1(g, &h.one[0])
+			}
+		default:
+			err = h.addArgs(col, g, a, row)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addArgs folds the argument values of call a over row into group g.
+func (h *hashAgg) addArgs(col expr.AggColumn, g int32, a *aggCall, row []types.Value) error {
+	args := h.args[:0]
+	for _, c := range a.args {
+		v, err := c.Eval(row, h.ctx)
+		if err != nil {
+			return err
+		}
+		args = append(args, v)
+	}
+	h.args = args
+	return col.Add(g, args)
 }
 
 // maybeSpill starts spilling once the groups outgrow the budget: the
@@ -217,8 +307,17 @@ func (h *hashAgg) maybeSpill() error {
 }
 
 // spillRow writes row, with the grouping set it is for, to the partition
-// of its group key.
-func (h *hashAgg) spillRow(row []types.Value, set int) error {
+// of its group key (h.key, or the key of vals when vals is not nil).
+func (h *hashAgg) spillRow(row, vals []types.Value, set int) error {
+	if vals != nil {
+		h.key = h.key[:0]
+		if h.ap.sets != nil {
+			h.key = storage.AppendKey(h.key, types.NewInt(types.BigInt, int64(set)), types.Type{Kind: types.BigInt})
+		}
+		for i, c := range h.ap.groups {
+			h.key = storage.AppendKey(h.key, vals[i], c.Type())
+		}
+	}
 	p := maphash.Bytes(h.seed, h.key) % aggFanOut
 	h.rec = append(append(h.rec[:0], types.NewInt(types.BigInt, int64(set))), row...)
 	return h.parts[p].Write(h.rec)
@@ -227,17 +326,18 @@ func (h *hashAgg) spillRow(row []types.Value, set int) error {
 // finish emits the groups held, then aggregates each partition file.
 func (h *hashAgg) finish(emit func([]types.Value) error) error {
 	ap := h.ap
-	for _, g := range h.order {
-		for i, a := range ap.aggs {
-			if a.fn != nil {
-				g.row[len(ap.groups)+i] = a.fn.Result(g.states[i])
+	for g := int32(0); g < h.n; g++ {
+		row := h.row(g)
+		for i, col := range h.cols {
+			if col != nil {
+				row[len(ap.groups)+i] = col.Result(g)
 			}
 		}
-		if err := emit(g.row); err != nil {
+		if err := emit(row); err != nil {
 			return err
 		}
 	}
-	h.index, h.order, h.ints, h.nullGroup = nil, nil, nil, nil
+	h.rows, h.cols, h.ints, h.index, h.sets = nil, nil, nil, groupIndex{}, nil
 	parts := h.parts
 	h.parts = nil
 	for i, w := range parts {

@@ -136,6 +136,8 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 	if err := ap.planSets(st); err != nil {
 		return err
 	}
+	argScope := func() *expr.Scope { return p.bindScope(p.scope.Columns, "AGGREGATE") }
+	share := sharedBinder(sharedAggArgs(st), argScope)
 	post.Agg = func(call *expr.Call) (int, types.Type, error) {
 		if expr.IsGrouping(call.Name) {
 			return ap.bindGrouping(call, groupText)
@@ -149,7 +151,9 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		var args []expr.Compiled
 		var argTypes []types.Type
 		for _, a := range call.Args {
-			c, err := expr.Bind(a, p.bindScope(p.scope.Columns, "AGGREGATE"))
+			sc := argScope()
+			sc.Shared = share
+			c, err := expr.Bind(a, sc)
 			if err != nil {
 				return 0, types.Type{}, err
 			}
@@ -293,53 +297,10 @@ func replaceGroupExprs(e expr.Expr, groups map[string]int) expr.Expr {
 	return e
 }
 
-type group struct {
-	row    []types.Value
-	states []expr.AggState
-}
-
 // run consumes the source, groups it and emits one aggregated row per
 // group, in memory.
 func (ap *aggPlan) run(source func(func([]types.Value) error) error, emit func([]types.Value) error, ctx *expr.Context) error {
 	return ap.runBounded(source, emit, ctx, aggLimits{})
-}
-
-// add folds one source row into group g.
-func (ap *aggPlan) add(g *group, row []types.Value, ctx *expr.Context, argBuf *[]types.Value) error {
-	for i, a := range ap.aggs {
-		if a.fn == nil {
-			continue
-		}
-		if a.slot >= 0 {
-			if err := a.one.Add1(g.states[i], row[a.slot]); err != nil {
-				return err
-			}
-			continue
-		}
-		if a.one != nil {
-			v, err := a.args[0].Eval(row, ctx)
-			if err != nil {
-				return err
-			}
-			if err := a.one.Add1(g.states[i], v); err != nil {
-				return err
-			}
-			continue
-		}
-		args := (*argBuf)[:0]
-		for _, c := range a.args {
-			v, err := c.Eval(row, ctx)
-			if err != nil {
-				return err
-			}
-			args = append(args, v)
-		}
-		*argBuf = args
-		if err := a.fn.Add(g.states[i], args); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // aggColumns is the layout of the aggregated row: the group columns, then

@@ -34,7 +34,7 @@ func (b *binder) bind(e Expr) (Compiled, error) {
 		return nil, ErrTooDeep
 	}
 	b.depth++
-	c, err := b.bindNode(e)
+	c, err := b.bindShared(e)
 	b.depth--
 	if err != nil {
 		return nil, err
@@ -229,4 +229,15 @@ func (b *binder) bindBinary(e *Binary) (Compiled, error) {
 		return bindCompare(e, l, r)
 	}
 	return bindArith(e, l, r)
+}
+
+// bindShared binds e, or takes the node Scope.Shared has for it.
+func (b *binder) bindShared(e Expr) (Compiled, error) {
+	if b.scope != nil && b.scope.Shared != nil {
+		c, ok, err := b.scope.Shared(e)
+		if err != nil || ok {
+			return c, err
+		}
+	}
+	return b.bindNode(e)
 }

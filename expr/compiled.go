@@ -40,6 +40,9 @@ type Context struct {
 	stack []types.Value // argument scratch for function calls
 	// lambda holds the parameter values of the lambdas being evaluated.
 	lambda []types.Value
+	// row numbers the rows of NextRow; memo holds Memo nodes' values.
+	row  uint64
+	memo []memoSlot
 }
 
 // NewContext returns a Context for a statement starting now in loc.

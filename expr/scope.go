@@ -49,6 +49,11 @@ type Scope struct {
 	// Outer resolves correlated references; nil means there is no
 	// enclosing query.
 	Outer OuterFunc
+	// Shared, when set, is asked first for every subexpression: when it
+	// returns ok, its node stands for the subexpression (a subexpression
+	// several expressions share, bound once; see Memo). The default value
+	// (nil) binds every subexpression.
+	Shared func(e Expr) (c Compiled, ok bool, err error)
 }
 
 // lookup resolves a column reference to its slot. Two matching slots make
