@@ -34,7 +34,7 @@ type hashJoinRun struct {
 	// loop): past it the query fails with Doris's memory limit error.
 	// 0: no bound.
 	limit int64
-	key          []byte
+	key   []byte
 	// probeNode is the probe side's plan, which a probe key filter may
 	// reach; nil when not known.
 	probeNode relNode
