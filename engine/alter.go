@@ -17,10 +17,22 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if slices.ContainsFunc(st.Ops, isSchemaChange) {
+		// No load begins while a key change checks for unfinished loads
+		// and publishes (key_layout.go).
+		s.e.keys.gate.Lock()
+		defer s.e.keys.gate.Unlock()
+	}
 	s.e.writer.Lock()
 	defer s.e.writer.Unlock()
 	var after *catalog.Table
 	var shadow int64 // the id of the rewritten rows' index
+	var rewritten func()
+	defer func() {
+		if rewritten != nil {
+			rewritten()
+		}
+	}()
 	err = s.e.cat.UpdateWith(func(tx *catalog.Tx) (func(*storage.SSTWriter) error, error) {
 		d, ok := tx.Database(t.DB)
 		if !ok || d.Tables[t.Name] == nil {
@@ -40,6 +52,7 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 		rewrite, err := s.keySchemaChange(old, nt)
 		if rewrite != nil {
 			shadow = tx.NewID()
+			rewritten = s.e.keys.rewriting()
 		}
 		return rewrite, err
 	})

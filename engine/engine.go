@@ -66,6 +66,8 @@ type Engine struct {
 	started time.Time // when Open ran: the node's start time
 	// alterJobs lists the column ALTERs for SHOW ALTER TABLE COLUMN.
 	alterJobs alterJobLog
+	// keys keeps loads and queries off replaced key layouts (key_layout.go).
+	keys keyLayoutGuard
 }
 
 // Open opens the engine on the store in dir.
@@ -119,6 +121,7 @@ func Open(dir string, opts Options) (*Engine, error) {
 		dir:     dir,
 		started: opts.Clock.Now(),
 	}
+	e.writer.SetLayoutCheck(e.checkKeyLayout)
 	return e, nil
 }
 

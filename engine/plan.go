@@ -30,10 +30,12 @@ type stmtCtx struct {
 	// lookups holds the name resolution of scopes whose columns are not
 	// all named (see semiScope), for subqueries bound in them.
 	lookups map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int)
+	// epoch is the key rewrite epoch when the statement began (pinLayout).
+	epoch uint64
 }
 
 func (s *Session) newStmt() *stmtCtx {
-	return &stmtCtx{s: s, ctx: s.evalContext(), cancel: s.newCanceler()}
+	return &stmtCtx{s: s, ctx: s.evalContext(), cancel: s.newCanceler(), epoch: s.e.keys.epoch.Load()}
 }
 
 // changesView returns the statement's reference TSO and the snapshot its
@@ -109,13 +111,11 @@ func (s *Session) query(q *sql.Select) (*Result, error) {
 // plannedQuery runs q through the planner and collects its rows, without
 // the short-circuit of point queries.
 func (s *Session) plannedQuery(q *sql.Select) (*Result, error) {
-	st := s.newStmt()
-	defer st.close()
-	p := &planner{s: s, st: st}
-	qp, err := p.planQuery(q)
+	st, qp, err := s.planPinned(q)
 	if err != nil {
 		return nil, err
 	}
+	defer st.close()
 	rows, err := collect(&execCtx{s: s, ctx: st.ctx, st: st}, qp.root)
 	if err != nil {
 		return nil, err
