@@ -68,6 +68,8 @@ type Engine struct {
 	alterJobs alterJobLog
 	// keys keeps loads and queries off replaced key layouts (key_layout.go).
 	keys keyLayoutGuard
+	// alterWait holds the schema change jobs waiting for loads.
+	alterWait alterWaiters
 }
 
 // Open opens the engine on the store in dir.
@@ -132,6 +134,7 @@ func (e *Engine) AutoIncValue(t *catalog.Table, col int) (types.Value, error) {
 
 // Close closes the store.
 func (e *Engine) Close() error {
+	e.alterWait.close()
 	if err := e.db.Close(); err != nil {
 		return fmt.Errorf("cannot close store: %w", err)
 	}
