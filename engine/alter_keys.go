@@ -175,7 +175,7 @@ func (s *Session) keySchemaChange(old, nt *catalog.Table) (func(*storage.SSTWrit
 		}
 		meetValue = meetValue || !c.IsKey
 	}
-	if l := s.e.txns.p.Load(); l != nil && l.HasUnfinished(old.DB, old.Name) {
+	if l := s.e.loadTxns(); l != nil && l.HasUnfinished(old.DB, old.Name) {
 		// Those loads hold rows encoded for the old keys: the change
 		// waits for them as Doris's job does (WAITING_TXN, alter_wait.go).
 		return nil, errWaitTxn

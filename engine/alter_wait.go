@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"loadgw/catalog"
+	"loadgw/labels"
 	"loadgw/sql"
 )
 
@@ -154,7 +155,7 @@ func (w *waitingAlter) run(stop <-chan struct{}) {
 			w.cancel("Timeout")
 			return
 		}
-		if l := w.e.txns.p.Load(); l != nil && l.HasUnfinishedBefore(w.db, w.table, w.watershed) {
+		if l := w.e.loadTxns(); l != nil && l.HasUnfinishedBefore(w.db, w.table, w.watershed) {
 			continue
 		}
 		err := w.s.runAlterTable(w.st, w)
@@ -217,7 +218,7 @@ func (s *Session) cancelWaiting(t *catalog.Table) bool {
 // nextTxnID is the next txn id, a schema change job's watershed; -1
 // without a label store.
 func (e *Engine) nextTxnID() int64 {
-	if l := e.txns.p.Load(); l != nil {
+	if l := e.loadTxns(); l != nil {
 		return l.NextID()
 	}
 	return -1
@@ -228,4 +229,18 @@ func (a *alterWaiters) count() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return len(a.byTable)
+}
+
+// WatchLoads makes schema changes that re-key a table wait for the
+// unfinished transactions of l writing it (loadtxn.New calls it): a load
+// holds rows encoded for the keys the table had when it began.
+func (e *Engine) WatchLoads(l *labels.Store) { e.watched.Store(l) }
+
+// loadTxns is the label store of the loads: the watched one, else the
+// INSERTs' (UseLabels); nil without either.
+func (e *Engine) loadTxns() *labels.Store {
+	if l := e.watched.Load(); l != nil {
+		return l
+	}
+	return e.txns.p.Load()
 }

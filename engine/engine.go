@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"loadgw/catalog"
+	"loadgw/labels"
 	"loadgw/clock"
 	"loadgw/storage"
 	"loadgw/stream"
@@ -68,8 +69,10 @@ type Engine struct {
 	alterJobs alterJobLog
 	// keys keeps loads and queries off replaced key layouts (key_layout.go).
 	keys keyLayoutGuard
-	// alterWait holds the schema change jobs waiting for loads.
+	// alterWait holds the schema change jobs waiting for loads, watched
+	// the loads' label store (WatchLoads).
 	alterWait alterWaiters
+	watched   atomic.Pointer[labels.Store]
 }
 
 // Open opens the engine on the store in dir.

@@ -20,6 +20,7 @@ import (
 // exactly its rows, all readable in the new layout.
 func TestLoadResolvedBeforeKeyChange(t *testing.T) {
 	v := newEnv(t, storage.Options{NoSync: true})
+	defer v.e.Close()
 	s := v.e.NewSession("d")
 	mustExec(t, s, "CREATE TABLE k (a INT, b INT, v INT) DUPLICATE KEY(a, b) DISTRIBUTED BY HASH(a) BUCKETS 1; INSERT INTO k VALUES (1, 10, 100), (2, 20, 200)")
 	old, err := v.e.Catalog().Table("d", "k")

@@ -44,6 +44,7 @@ func New(e *engine.Engine, l *labels.Store, opts Options) *Manager {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
+	e.WatchLoads(l) // a key change waits for the loads
 	return &Manager{e: e, labels: l, log: opts.Logger}
 }
 
