@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"loadgw/catalog"
-	"loadgw/labels"
 	"loadgw/clock"
+	"loadgw/labels"
 	"loadgw/storage"
 	"loadgw/stream"
 	"loadgw/tso"
