@@ -87,7 +87,7 @@ type alterJobLog struct {
 // ALTER) at time at. A job that rewrote the rows (shadow is the id of its
 // new index, 0 for a light schema change) shows it as its IndexId, as
 // Doris's SchemaChangeJobV2 shows its shadow index, and Doris's timeout.
-func (l *alterJobLog) record(t *catalog.Table, at time.Time, shadow, watershed int64) *alterJob {
+func (l *alterJobLog) record(t *catalog.Table, at time.Time, shadow, watershed int64, adjust func(j *alterJob)) *alterJob {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.nextID == 0 {
@@ -99,6 +99,9 @@ func (l *alterJobLog) record(t *catalog.Table, at time.Time, shadow, watershed i
 		indexID: t.ID, originIndexID: t.ID, schemaVersion: t.SchemaVersion, timeout: alterJobTimeout}
 	if shadow != 0 {
 		j.indexID, j.timeout, j.txnID = shadow, rewriteJobTimeout, watershed
+	}
+	if adjust != nil {
+		adjust(j)
 	}
 	l.jobs = append(l.jobs, j)
 	if len(l.jobs) > maxAlterJobs {
@@ -157,7 +160,7 @@ func isSchemaChange(op sql.AlterOp) bool {
 // changed columns; t is the table after the ALTER.
 func (s *Session) recordAlterJob(st *sql.AlterTable, t *catalog.Table, shadow int64) {
 	if slices.ContainsFunc(st.Ops, isSchemaChange) {
-		s.e.alterJobs.record(t, s.e.clock.Now(), shadow, s.e.nextTxnID())
+		s.e.alterJobs.record(t, s.e.clock.Now(), shadow, s.e.nextTxnID(), nil)
 	}
 }
 

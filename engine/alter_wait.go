@@ -119,8 +119,7 @@ func (s *Session) startWaitingAlter(st *sql.AlterTable, t *catalog.Table) error 
 	js.vars, js.loc = maps.Clone(s.vars), s.loc
 	w := &waitingAlter{e: s.e, st: st, s: js, tableID: t.ID, db: t.DB, table: t.Name,
 		watershed: s.e.nextTxnID(), shadow: shadow}
-	w.job = s.e.alterJobs.record(t, s.e.clock.Now(), shadow, w.watershed)
-	s.e.alterJobs.update(w.job, func(j *alterJob) {
+	w.job = s.e.alterJobs.record(t, s.e.clock.Now(), shadow, w.watershed, func(j *alterJob) {
 		j.state, j.finished, j.schemaVersion = jobWaitingTxn, time.Time{}, t.SchemaVersion+1
 	})
 	a := &s.e.alterWait
