@@ -15,7 +15,8 @@ import (
 // TestQueryLimitsEndToEnd runs the binary with a 64 KiB
 // --query-memory-bytes: a stale spill file is removed at start, window,
 // grouping-set, sort and aggregation queries answer correctly while
-// spilling and leave no file, a query past query_timeout answers Doris's
+// spilling and leave no file, a nested loop past the bound answers Doris's
+// MEM_LIMIT_EXCEEDED, a query past query_timeout answers Doris's
 // "Query timeout", and a query whose client goes away does not keep the
 // server from answering.
 func TestQueryLimitsEndToEnd(t *testing.T) {
@@ -54,9 +55,17 @@ func TestQueryLimitsEndToEnd(t *testing.T) {
 		t.Errorf("%d spill files left after the queries", len(ents))
 	}
 
-	// A 100M-row nested-loop join cannot finish within a second.
-	heavy := "SELECT count(*) FROM big a, big b WHERE a.k + b.k < 0"
-	body := s.post("q", "SET query_timeout = 1; "+heavy)
+	// A nested loop keeps one side in memory: 10,000 rows of big pass the
+	// 64 KiB bound, and the query fails with Doris's memory limit error.
+	body := s.post("q", "SELECT count(*) FROM big a, big b WHERE a.k + b.k < 0")
+	if !bytes.Contains(body, []byte("[MEM_LIMIT_EXCEEDED]failed alloc size")) || !bytes.Contains(body, []byte("can `set exec_mem_limit` to change limit")) {
+		t.Errorf("a nested loop past the memory bound answered %s", body)
+	}
+
+	// A 100M-row nested-loop join whose kept sides are small (d has 10
+	// rows) cannot finish within a second.
+	heavy := "SELECT count(*) FROM big a, d b, d c, d e, d f WHERE a.k + b.k + c.k + e.k + f.k < 0"
+	body = s.post("q", "SET query_timeout = 1; "+heavy)
 	if !bytes.Contains(body, []byte("Query timeout")) {
 		t.Errorf("query past query_timeout answered %s", body)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -13,14 +14,39 @@ import (
 )
 
 func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
+	return execResult(s.runAlterTable(st, nil))
+}
+
+// runAlterTable applies st: the statement itself (job nil), or the schema
+// change job that waited for the loads before it (alter_wait.go). A
+// statement whose key change must wait starts that job instead.
+func (s *Session) runAlterTable(st *sql.AlterTable, job *waitingAlter) error {
 	t, err := s.ddlTable(st.Table)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	if slices.ContainsFunc(st.Ops, isSchemaChange) {
+		// No load begins while a key change checks for unfinished loads
+		// and publishes (key_layout.go).
+		s.e.keys.gate.Lock()
+		defer s.e.keys.gate.Unlock()
 	}
 	s.e.writer.Lock()
 	defer s.e.writer.Unlock()
+	switch {
+	case job == nil && s.e.alterWait.waiting(t.ID):
+		return errNotNormal(t.Name)
+	case job != nil && !s.e.alterWait.current(job):
+		return errJobGone
+	}
 	var after *catalog.Table
 	var shadow int64 // the id of the rewritten rows' index
+	var rewritten func()
+	defer func() {
+		if rewritten != nil {
+			rewritten()
+		}
+	}()
 	err = s.e.cat.UpdateWith(func(tx *catalog.Tx) (func(*storage.SSTWriter) error, error) {
 		d, ok := tx.Database(t.DB)
 		if !ok || d.Tables[t.Name] == nil {
@@ -39,14 +65,20 @@ func (s *Session) alterTable(st *sql.AlterTable) (*Result, error) {
 		after = nt
 		rewrite, err := s.keySchemaChange(old, nt)
 		if rewrite != nil {
-			shadow = tx.NewID()
+			shadow = job.shadowID(tx)
+			rewritten = s.e.keys.rewriting()
 		}
 		return rewrite, err
 	})
-	if err == nil {
+	switch {
+	case errors.Is(err, errWaitTxn) && job == nil:
+		return s.startWaitingAlter(st, t)
+	case err == nil && job != nil:
+		job.finished(after)
+	case err == nil:
 		s.recordAlterJob(st, after, shadow)
 	}
-	return execResult(err)
+	return err
 }
 
 func (s *Session) alterOp(tx *catalog.Tx, d *catalog.Database, t *catalog.Table, op sql.AlterOp) error {

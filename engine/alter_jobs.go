@@ -61,25 +61,33 @@ const rewriteJobTimeout = 86400 * 30
 type alterJob struct {
 	id            int64
 	db, table     string
-	at            time.Time // created and finished
+	at            time.Time // created
 	indexID       int64
 	originIndexID int64
 	schemaVersion uint32
 	timeout       int
+	// state is the job's JobState: FINISHED, or WAITING_TXN for a
+	// rewrite waiting for the loads begun before it (alter_wait.go) until
+	// it is FINISHED or CANCELLED with msg.
+	state string
+	msg   string
+	// txnID is the job's watershed txn id: -1 for a light schema change.
+	txnID    int64
+	finished time.Time // zero while the job runs
 }
 
 // alterJobLog is the engine's schema change job log.
 type alterJobLog struct {
 	mu     sync.Mutex
 	nextID int64
-	jobs   []alterJob
+	jobs   []*alterJob
 }
 
 // record adds a finished job for the column ALTER of table t (after the
 // ALTER) at time at. A job that rewrote the rows (shadow is the id of its
 // new index, 0 for a light schema change) shows it as its IndexId, as
 // Doris's SchemaChangeJobV2 shows its shadow index, and Doris's timeout.
-func (l *alterJobLog) record(t *catalog.Table, at time.Time, shadow int64) {
+func (l *alterJobLog) record(t *catalog.Table, at time.Time, shadow, watershed int64, adjust func(j *alterJob)) *alterJob {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.nextID == 0 {
@@ -87,25 +95,52 @@ func (l *alterJobLog) record(t *catalog.Table, at time.Time, shadow int64) {
 	}
 	id := l.nextID
 	l.nextID++
-	j := alterJob{id: id, db: t.DB, table: t.Name, at: at,
+	j := &alterJob{id: id, db: t.DB, table: t.Name, at: at, finished: at, state: jobFinished, txnID: -1,
 		indexID: t.ID, originIndexID: t.ID, schemaVersion: t.SchemaVersion, timeout: alterJobTimeout}
 	if shadow != 0 {
-		j.indexID, j.timeout = shadow, rewriteJobTimeout
+		j.indexID, j.timeout, j.txnID = shadow, rewriteJobTimeout, watershed
+	}
+	if adjust != nil {
+		adjust(j)
 	}
 	l.jobs = append(l.jobs, j)
 	if len(l.jobs) > maxAlterJobs {
-		l.jobs = slices.Delete(l.jobs, 0, len(l.jobs)-maxAlterJobs)
+		// Running jobs are newer than most: keep them, drop the oldest
+		// finished ones.
+		drop := len(l.jobs) - maxAlterJobs
+		l.jobs = slices.DeleteFunc(l.jobs, func(j *alterJob) bool {
+			if drop > 0 && j.state != jobWaitingTxn {
+				drop--
+				return true
+			}
+			return false
+		})
 	}
+	return j
 }
 
-// list returns the jobs of db.
+// The states of a schema change job (AlterJobV2.JobState) loadgw shows.
+const (
+	jobWaitingTxn = "WAITING_TXN"
+	jobFinished   = "FINISHED"
+	jobCancelled  = "CANCELLED"
+)
+
+// update changes job j of the log under its lock.
+func (l *alterJobLog) update(j *alterJob, fn func(j *alterJob)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fn(j)
+}
+
+// list returns copies of the jobs of db.
 func (l *alterJobLog) list(db string) []alterJob {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []alterJob
 	for _, j := range l.jobs {
 		if j.db == db {
-			out = append(out, j)
+			out = append(out, *j)
 		}
 	}
 	return out
@@ -125,7 +160,7 @@ func isSchemaChange(op sql.AlterOp) bool {
 // changed columns; t is the table after the ALTER.
 func (s *Session) recordAlterJob(st *sql.AlterTable, t *catalog.Table, shadow int64) {
 	if slices.ContainsFunc(st.Ops, isSchemaChange) {
-		s.e.alterJobs.record(t, s.e.clock.Now(), shadow)
+		s.e.alterJobs.record(t, s.e.clock.Now(), shadow, s.e.nextTxnID(), nil)
 	}
 }
 
@@ -167,9 +202,13 @@ func (s *Session) showAlterTable(st *sql.ShowAlterTable) (*Result, error) {
 	} else {
 		for _, j := range s.e.alterJobs.list(db) {
 			at := j.at.In(s.loc).Format("2006-01-02 15:04:05.000")
-			rows = append(rows, []string{strconv.FormatInt(j.id, 10), j.table, at, at, j.table,
+			fin := nullString // TimeUtils.longToTimeStringWithms of -1
+			if !j.finished.IsZero() {
+				fin = j.finished.In(s.loc).Format("2006-01-02 15:04:05.000")
+			}
+			rows = append(rows, []string{strconv.FormatInt(j.id, 10), j.table, at, fin, j.table,
 				strconv.FormatInt(j.indexID, 10), strconv.FormatInt(j.originIndexID, 10),
-				fmt.Sprintf("%d:%d", j.schemaVersion, j.schemaHash()), "-1", "FINISHED", "", nullString,
+				fmt.Sprintf("%d:%d", j.schemaVersion, j.schemaHash()), strconv.FormatInt(j.txnID, 10), j.state, j.msg, nullString,
 				strconv.Itoa(j.timeout)})
 		}
 	}
@@ -306,14 +345,17 @@ func alterRowMatches(row []string, filter map[string]expr.Expr) (bool, error) {
 	return true, nil
 }
 
-// cancelAlterTable is CANCEL ALTER TABLE: no loadgw job is ever running,
-// so it fails as Doris does for a table with none.
+// cancelAlterTable is CANCEL ALTER TABLE: it cancels a schema change job
+// waiting for loads (alter_wait.go); without one, it fails as Doris does.
 func (s *Session) cancelAlterTable(st *sql.CancelAlterTable) (*Result, error) {
 	t, err := s.ddlTable(st.Table)
 	if err != nil {
 		return nil, err
 	}
 	if st.Kind == "COLUMN" {
+		if s.cancelWaiting(t) {
+			return &Result{}, nil
+		}
 		return nil, errorf("Table[%s] is not under SCHEMA_CHANGE.", t.Name)
 	}
 	return nil, errorf("Table[%s] is not under ROLLUP. Use 'ALTER TABLE DROP ROLLUP' if you want to.", t.Name)

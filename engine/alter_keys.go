@@ -168,13 +168,6 @@ func (s *Session) keySchemaChange(old, nt *catalog.Table) (func(*storage.SSTWrit
 	if binlog.Enabled(old) {
 		return nil, binlog.ErrDDL
 	}
-	if l := s.e.txns.p.Load(); l != nil && l.HasUnfinished(old.DB, old.Name) {
-		// Doris's job waits for the loads before it (WAITING_TXN); loadgw
-		// rewrites at once under the writer lock, which those loads need
-		// to commit, so it refuses instead.
-		return nil, errorf("cannot change the key columns of table %s while a load into it is not finished (PREPARE or PRECOMMITTED): commit or abort it first", old.Name)
-	}
-	nt.NewSchemaVersion()
 	meetValue := false
 	for _, c := range nt.Columns {
 		if c.IsKey && meetValue {
@@ -182,6 +175,12 @@ func (s *Session) keySchemaChange(old, nt *catalog.Table) (func(*storage.SSTWrit
 		}
 		meetValue = meetValue || !c.IsKey
 	}
+	if l := s.e.loadTxns(); l != nil && l.HasUnfinished(old.DB, old.Name) {
+		// Those loads hold rows encoded for the old keys: the change
+		// waits for them as Doris's job does (WAITING_TXN, alter_wait.go).
+		return nil, errWaitTxn
+	}
+	nt.NewSchemaVersion()
 	rw := &catalog.Rewrite{Old: old, New: nt, Now: s.e.clock.Now(), Loc: s.loc,
 		SpillDir: s.e.spill, MemoryBytes: s.queryMemory()}
 	return func(w *storage.SSTWriter) error {

@@ -41,7 +41,7 @@ func TestDataDriven(t *testing.T) {
 				}
 				res, err := sess.Execute(d.Input)
 				if err != nil {
-					return "error: " + err.Error() + "\n"
+					return "error: " + maskRuntime(err.Error()) + "\n"
 				}
 				return formatResult(res)
 			case "restart":

@@ -12,6 +12,7 @@ import (
 
 	"loadgw/catalog"
 	"loadgw/clock"
+	"loadgw/labels"
 	"loadgw/storage"
 	"loadgw/stream"
 	"loadgw/tso"
@@ -66,6 +67,12 @@ type Engine struct {
 	started time.Time // when Open ran: the node's start time
 	// alterJobs lists the column ALTERs for SHOW ALTER TABLE COLUMN.
 	alterJobs alterJobLog
+	// keys keeps loads and queries off replaced key layouts (key_layout.go).
+	keys keyLayoutGuard
+	// alterWait holds the schema change jobs waiting for loads, watched
+	// the loads' label store (WatchLoads).
+	alterWait alterWaiters
+	watched   atomic.Pointer[labels.Store]
 }
 
 // Open opens the engine on the store in dir.
@@ -119,6 +126,7 @@ func Open(dir string, opts Options) (*Engine, error) {
 		dir:     dir,
 		started: opts.Clock.Now(),
 	}
+	e.writer.SetLayoutCheck(e.checkKeyLayout)
 	return e, nil
 }
 
@@ -129,6 +137,7 @@ func (e *Engine) AutoIncValue(t *catalog.Table, col int) (types.Value, error) {
 
 // Close closes the store.
 func (e *Engine) Close() error {
+	e.alterWait.close()
 	if err := e.db.Close(); err != nil {
 		return fmt.Errorf("cannot close store: %w", err)
 	}

@@ -30,7 +30,11 @@ type hashJoinRun struct {
 	buildLeft    bool
 	bkeys, pkeys []expr.Compiled
 	budget       int64 // 0: never spill
-	key          []byte
+	// limit bounds the kept side of a join that cannot spill (a nested
+	// loop): past it the query fails with Doris's memory limit error.
+	// 0: no bound.
+	limit int64
+	key   []byte
 	// probeNode is the probe side's plan, which a probe key filter may
 	// reach; nil when not known.
 	probeNode relNode
@@ -57,7 +61,11 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 		i := len(slab)
 		slab = append(slab, row...)
 		rows = append(rows, slab[i:len(slab):len(slab)])
-		mem += spill.RowBytes(row)
+		rb := spill.RowBytes(row)
+		mem += rb
+		if h.limit > 0 && mem > h.limit {
+			return false, newMemLimitError(rb, mem-rb, h.limit, nestedLoopNode)
+		}
 		if h.budget > 0 && mem > h.budget && depth < joinMaxDepth {
 			parts, err := h.createParts()
 			if err != nil {

@@ -30,10 +30,12 @@ type stmtCtx struct {
 	// lookups holds the name resolution of scopes whose columns are not
 	// all named (see semiScope), for subqueries bound in them.
 	lookups map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int)
+	// epoch is the key rewrite epoch when the statement began (pinLayout).
+	epoch uint64
 }
 
 func (s *Session) newStmt() *stmtCtx {
-	return &stmtCtx{s: s, ctx: s.evalContext(), cancel: s.newCanceler()}
+	return &stmtCtx{s: s, ctx: s.evalContext(), cancel: s.newCanceler(), epoch: s.e.keys.epoch.Load()}
 }
 
 // changesView returns the statement's reference TSO and the snapshot its
@@ -109,13 +111,11 @@ func (s *Session) query(q *sql.Select) (*Result, error) {
 // plannedQuery runs q through the planner and collects its rows, without
 // the short-circuit of point queries.
 func (s *Session) plannedQuery(q *sql.Select) (*Result, error) {
-	st := s.newStmt()
-	defer st.close()
-	p := &planner{s: s, st: st}
-	qp, err := p.planQuery(q)
+	st, qp, err := s.planPinned(q)
 	if err != nil {
 		return nil, err
 	}
+	defer st.close()
 	rows, err := collect(&execCtx{s: s, ctx: st.ctx, st: st}, qp.root)
 	if err != nil {
 		return nil, err
@@ -127,8 +127,9 @@ func (s *Session) plannedQuery(q *sql.Select) (*Result, error) {
 func (p *planner) planQuery(q *sql.Select) (*queryPlan, error) {
 	if q.With != nil {
 		np := *p
+		defs := cteNameCounts(q.With)
 		for _, c := range q.With {
-			if np.ctes != nil && np.ctesHere(c.Name, q.With) {
+			if np.ctes != nil && defs[strings.ToLower(c.Name)] > 1 {
 				return nil, errorf("CTE name [%s] cannot be used more than once.", c.Name)
 			}
 			np.ctes = &cteScope{cte: c, ctes: np.ctes, up: np.ctes}
@@ -144,20 +145,14 @@ func (p *planner) planQuery(q *sql.Select) (*queryPlan, error) {
 	return p.planBlock(q)
 }
 
-// ctesHere reports whether name is defined earlier in the same WITH.
-func (p *planner) ctesHere(name string, with []*sql.CTE) bool {
+// cteNameCounts counts the definitions of each name (lower case) in a
+// WITH: one pass, so a WITH of many CTEs plans in linear time.
+func cteNameCounts(with []*sql.CTE) map[string]int {
+	n := make(map[string]int, len(with))
 	for _, c := range with {
-		if c.Name == name {
-			break
-		}
+		n[strings.ToLower(c.Name)]++
 	}
-	n := 0
-	for _, c := range with {
-		if strings.EqualFold(c.Name, name) {
-			n++
-		}
-	}
-	return n > 1
+	return n
 }
 
 // planBlock plans SELECT ... FROM ... WHERE ... GROUP BY ... HAVING ...

@@ -58,13 +58,11 @@ func (s *Session) streamSelect(q *sql.Select, sink RowSink) (*Result, bool, erro
 		}
 		return res, false, err
 	}
-	st := s.newStmt()
-	defer st.close()
-	p := &planner{s: s, st: st}
-	qp, err := p.planQuery(q)
+	st, qp, err := s.planPinned(q)
 	if err != nil {
 		return nil, false, err
 	}
+	defer st.close()
 	if err := sink.Columns(qp.out, s.loc); err != nil {
 		return nil, true, err
 	}

@@ -112,7 +112,9 @@ func (n *joinNode) runHash(x *execCtx, fn rowFn, buildLeft bool, build, probe re
 	hj := &hashJoinRun{n: n, x: x, fn: fn, buildLeft: buildLeft, bkeys: bkeys, pkeys: pkeys,
 		budget: x.s.queryMemory(), probeNode: probe}
 	if len(bkeys) == 0 {
-		hj.budget = 0 // a nested loop cannot partition: it keeps its side in memory
+		// A nested loop cannot partition: it keeps its side in memory,
+		// within the query memory bound.
+		hj.budget, hj.limit = 0, hj.budget
 	}
 	_, err := hj.join(func(f rowFn) error { return build.run(x, f) }, func(f rowFn) error { return probe.run(x, f) }, 0)
 	return err

@@ -175,7 +175,7 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 	case *sql.AlterTable:
 		return s.alterTable(st)
 	case *sql.Insert:
-		return s.insert(st)
+		return s.retryOnKeyLayout(func() (*Result, error) { return s.insert(st) })
 	case *sql.Select:
 		res, err := s.query(s.withDefaultLimit(st))
 		if err == nil {
@@ -183,9 +183,9 @@ func (s *Session) run(st sql.Statement, src string) (*Result, error) {
 		}
 		return res, err
 	case *sql.Update:
-		return s.update(st)
+		return s.retryOnKeyLayout(func() (*Result, error) { return s.update(st) })
 	case *sql.Delete:
-		return s.delete(st)
+		return s.retryOnKeyLayout(func() (*Result, error) { return s.delete(st) })
 	case *sql.CreateMaterializedView:
 		return s.createMaterializedView(st)
 	case *sql.DropMaterializedView:

@@ -73,6 +73,15 @@ func TestTxnDataDriven(t *testing.T) {
 				sessions[name].Close()
 				delete(sessions, name)
 				return "ok\n"
+			case "wait-alter":
+				// Waits for the schema change jobs waiting for loads to end.
+				for deadline := time.Now().Add(10 * time.Second); e.alterWait.count() > 0; {
+					if time.Now().After(deadline) {
+						t.Fatal("schema change jobs still waiting after 10s")
+					}
+					time.Sleep(time.Millisecond)
+				}
+				return "ok\n"
 			case "restart":
 				if err := e.Close(); err != nil {
 					t.Fatal(err)

@@ -37,6 +37,7 @@ import (
 //	errorlog                   print the error log of the last load
 //	clock advance=DURATION     move the server's clock
 //	maintain                   run one round of the background jobs
+//	wait-alter db=D            wait until no schema change job of D waits
 //
 // Every script runs twice: with loads kept in memory until commit, and with
 // every row spilled to the staging range and published by ingestion. Both
@@ -87,6 +88,17 @@ func runStreamLoadScripts(t *testing.T, lo LoadOptions) {
 					t.Fatal(err)
 				}
 				clk.Advance(dur)
+				return "ok\n"
+			case "wait-alter":
+				// Waits until db has no schema change job in WAITING_TXN.
+				var db string
+				d.ScanArgs(t, "db", &db)
+				for deadline := time.Now().Add(10 * time.Second); strings.Contains(sqlRows(t, srv, db, "SHOW ALTER TABLE COLUMN"), "WAITING_TXN"); {
+					if time.Now().After(deadline) {
+						t.Fatal("schema change jobs still waiting after 10s")
+					}
+					time.Sleep(time.Millisecond)
+				}
 				return "ok\n"
 			case "maintain":
 				s := srv.Config.Handler.(*Server)

@@ -44,13 +44,20 @@ func New(e *engine.Engine, l *labels.Store, opts Options) *Manager {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
+	e.WatchLoads(l) // a key change waits for the loads
 	return &Manager{e: e, labels: l, log: opts.Logger}
 }
 
 // Begin starts the transaction of a load into table t of db under label.
-// A label in use fails with *labels.LabelExistsError.
+// A label in use fails with *labels.LabelExistsError; a table whose key
+// columns a schema change replaced since the caller resolved t fails with
+// engine.ErrSchemaChangedBeforeLoad (engine.BeginLoad).
 func (m *Manager) Begin(db, label string, t *catalog.Table) (*Txn, error) {
-	lt, err := m.labels.Begin(db, label, t.Name)
+	var lt *labels.Txn
+	err := m.e.BeginLoad(t, func() (err error) {
+		lt, err = m.labels.Begin(db, label, t.Name)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

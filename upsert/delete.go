@@ -28,6 +28,9 @@ func DeleteTableData(b *storage.Batch, tableID int64) {
 func (w *Writer) DeleteVersions(rc *catalog.RowCodec, match func(key, val []byte) (bool, error)) (int, error) {
 	w.lockDrained()
 	defer w.mu.Unlock()
+	if err := w.checkLayout(rc); err != nil {
+		return 0, err
+	}
 	vs, err := rc.Versions(w.db, rc.Prefix())
 	if err != nil {
 		return 0, err

@@ -309,6 +309,9 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	}
 	w.lockDrained() // the ingestion reads the store: every commit must be in it
 	defer w.mu.Unlock()
+	if err := w.checkLayout(rc); err != nil {
+		return Result{}, err
+	}
 	ts, err := w.oracle.Next()
 	if err != nil {
 		return Result{}, err

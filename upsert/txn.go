@@ -122,6 +122,11 @@ func (w *Writer) CommitTxn(t *TxnRows, extra func(b *storage.Batch, tso uint64) 
 	}
 	w.lockDrained()
 	defer w.mu.Unlock()
+	for _, p := range t.parts {
+		if err := w.checkLayout(p.rc); err != nil {
+			return Result{}, err
+		}
+	}
 	ts, err := w.oracle.Next()
 	if err != nil {
 		return Result{}, err

@@ -63,6 +63,8 @@ type Writer struct {
 	// is the count of the last build (REQUIRES: mu).
 	binlogWritten atomic.Int64
 	built         int64
+
+	layout layoutCheck // see SetLayoutCheck
 }
 
 // NewWriter returns a Writer over db taking TSOs from oracle.
@@ -267,6 +269,9 @@ func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *sto
 // grouped: the commit joins a group, so it reads the pending versions and
 // returns the versions it wrote; otherwise no group is pending.
 func (w *Writer) build(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved, grouped bool) (ts uint64, out *storage.Batch, n int, written []pendingWrite, err error) {
+	if err := w.checkLayout(rc); err != nil {
+		return 0, nil, 0, nil, err
+	}
 	if ts, err = w.oracle.Next(); err != nil {
 		return 0, nil, 0, nil, err
 	}
