@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"strings"
 
 	"loadgw/types"
@@ -218,16 +219,29 @@ func (a *avgAgg) Result(st AggState) types.Value {
 		return total
 	}
 	if a.t.Kind == types.Decimal {
-		x, sx := types.UnscaledOf(total)
-		n, rs := types.FromInt64(s.n), int(a.t.Scale)
-		q, ok := types.DecimalQuo(x, sx, n, 0, rs)
-		if !ok {
-			// The quotient is wider than 128 bits: wrap it like the sum.
-			q = types.DecimalExact('/', x, sx, n, 0, rs).Wrap()
-		}
-		return types.NewDecimal(q, rs)
+		return types.NewDecimal(avgDecimal(total, s.n, int(a.t.Scale)), int(a.t.Scale))
 	}
 	return types.NewFloat(types.Double, asFloat(total)/float64(s.n))
+}
+
+// avgDecimal is AVG of a DECIMAL as Doris's backend computes it
+// (AggregateFunctionAvgData::result in aggregate_function_avg.h): the
+// wrapping 128-bit sum is scaled up to the result scale rs, wrapping modulo
+// 2^128, then divided by the count truncating toward zero. So an average
+// is truncated, not rounded (TPC-H Q1's avg_qty 3774200.00/147790 is
+// 25.5375 in Doris's nereids_tpch_p0 q1.out), and a sum whose scaled value
+// passes 128 bits gives Doris's wrapped quotient.
+// REQUIRES: n > 0, total is a DECIMAL with scale <= rs.
+func avgDecimal(total types.Value, n int64, rs int) types.Int128 {
+	x, sx := types.UnscaledOf(total)
+	if sx != rs {
+		x = mulPow10Wrap(x, rs-sx)
+	}
+	q, _, ok := x.QuoRem(types.FromInt64(n))
+	if !ok {
+		panic(fmt.Sprintf("BUG: AVG over %d rows", n))
+	}
+	return q
 }
 
 type extremeAgg struct {
