@@ -138,3 +138,21 @@ func (h *hashJoinRun) narrowBuild(build relNode, rows func(rowFn) error) func(ro
 		})
 	}
 }
+
+// pairNarrow is pair for a narrowed build row: its columns go straight to
+// their slots of j.row, whose build part holds NULL in the others (only
+// pair writes there, whole rows of which the others are NULL).
+func (j *joinRun) pairNarrow(prow, brow []types.Value) {
+	probe, build := j.row[:j.lw], j.row[j.lw:]
+	if j.buildLeft {
+		probe, build = build, probe
+	}
+	if prow == nil {
+		clear(probe)
+	} else {
+		copy(probe, prow)
+	}
+	for i, c := range j.bw.slots {
+		build[c] = brow[i]
+	}
+}

@@ -24,7 +24,10 @@ type joinRun struct {
 
 // pair fills j.row with a probe row and a build row.
 func (j *joinRun) pair(prow, brow []types.Value) {
-	brow = j.bw.widen(brow)
+	if j.bw.slots != nil && brow != nil {
+		j.pairNarrow(prow, brow)
+		return
+	}
 	l, r := prow, brow
 	if j.buildLeft {
 		l, r = brow, prow
