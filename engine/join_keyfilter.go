@@ -174,7 +174,7 @@ const maxColumnFilterRows = 1 << 20
 // installKeyFilters installs the join's filters on the scans its probe
 // side reads, for this execution until the returned function removes
 // them. table is the built table of all keys.
-func (n *joinNode) installKeyFilters(x *execCtx, buildLeft bool, probe relNode, rows [][]types.Value, table *hashTable, bkeys, pkeys []expr.Compiled) (func(), error) {
+func (n *joinNode) installKeyFilters(x *execCtx, buildLeft bool, probe relNode, rows [][]types.Value, table *hashTable, bkeys, pkeys []expr.Compiled, bw *widener) (func(), error) {
 	targets := n.keyTargets(buildLeft, probe, pkeys)
 	if len(targets) == 0 || len(pkeys) > 1 && len(rows) > maxColumnFilterRows {
 		return func() {}, nil
@@ -185,7 +185,7 @@ func (n *joinNode) installKeyFilters(x *execCtx, buildLeft bool, probe relNode, 
 		if len(pkeys) > 1 {
 			f.table = newHashTable(bkeys[t.key:t.key+1], n.keyTypes[t.key:t.key+1], len(rows))
 			for i, r := range rows {
-				if err := f.table.add(i, r, x.ctx); err != nil {
+				if err := f.table.add(i, bw.widen(r), x.ctx); err != nil {
 					return func() {}, err
 				}
 			}

@@ -38,6 +38,10 @@ type hashJoinRun struct {
 	// probeNode is the probe side's plan, which a probe key filter may
 	// reach; nil when not known.
 	probeNode relNode
+	// narrow, when set, lists the build side's columns its rows hold
+	// (see join_narrow.go); bw widens them to evaluate the keys.
+	narrow []int
+	bw     widener
 }
 
 // join joins the rows build and probe stream at re-partitioning depth.
@@ -50,10 +54,7 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 	seed := maphash.MakeSeed()
 	err := build(func(row []types.Value) (bool, error) {
 		if bparts != nil {
-			if err := keys.add(h.x, row); err != nil {
-				return false, err
-			}
-			return true, h.partition(bparts, seed, h.bkeys, row)
+			return true, h.partitionBuild(bparts, keys, seed, row)
 		}
 		if len(slab)+len(row) > cap(slab) {
 			slab = make([]types.Value, 0, max(collectSlab, len(row)))
@@ -76,10 +77,7 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 				keys = h.newSpillKeys()
 			}
 			for _, r := range rows {
-				if err := keys.add(h.x, r); err != nil {
-					return false, err
-				}
-				if err := h.partition(bparts, seed, h.bkeys, r); err != nil {
+				if err := h.partitionBuild(bparts, keys, seed, r); err != nil {
 					return false, err
 				}
 			}
@@ -96,7 +94,7 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 		if depth == 0 {
 			probeNode = h.probeNode // deeper, probe reads a partition file
 		}
-		return h.n.joinRows(h.x, h.fn, rows, h.buildLeft, h.bkeys, h.pkeys, probe, probeNode)
+		return h.n.joinRows(h.x, h.fn, rows, h.buildLeft, h.bkeys, h.pkeys, probe, probeNode, h.narrow)
 	}
 	pparts, err := h.createParts()
 	if err != nil {
@@ -105,7 +103,7 @@ func (h *hashJoinRun) join(build, probe func(rowFn) error, depth int) (bool, err
 	}
 	undo := keys.install(h.x)
 	err = probe(func(row []types.Value) (bool, error) {
-		return true, h.partition(pparts, seed, h.pkeys, row)
+		return true, h.partition(pparts, seed, h.pkeys, row, row)
 	})
 	undo()
 	if err != nil {
@@ -175,13 +173,23 @@ func (h *hashJoinRun) createParts() ([]*spill.Writer, error) {
 	return parts, nil
 }
 
-// partition writes row to the partition of its key (the first for a NULL
-// key, which matches nothing).
-func (h *hashJoinRun) partition(parts []*spill.Writer, seed maphash.Seed, keys []expr.Compiled, row []types.Value) error {
+// partitionBuild writes a build row to its partition, its keys to the
+// probe's runtime filters.
+func (h *hashJoinRun) partitionBuild(parts []*spill.Writer, keys *spillKeys, seed maphash.Seed, row []types.Value) error {
+	wide := h.bw.widen(row)
+	if err := keys.add(h.x, wide); err != nil {
+		return err
+	}
+	return h.partition(parts, seed, h.bkeys, wide, row)
+}
+
+// partition writes row to the partition of its key, evaluated on keyRow
+// (the first for a NULL key, which matches nothing).
+func (h *hashJoinRun) partition(parts []*spill.Writer, seed maphash.Seed, keys []expr.Compiled, keyRow, row []types.Value) error {
 	if err := h.x.poll(); err != nil {
 		return err
 	}
-	key, ok, err := encodeKey(h.key[:0], keys, h.n.keyTypes, row, h.x.ctx)
+	key, ok, err := encodeKey(h.key[:0], keys, h.n.keyTypes, keyRow, h.x.ctx)
 	h.key = key
 	if err != nil {
 		return err

@@ -116,16 +116,27 @@ func (n *joinNode) runHash(x *execCtx, fn rowFn, buildLeft bool, build, probe re
 		// within the query memory bound.
 		hj.budget, hj.limit = 0, hj.budget
 	}
-	_, err := hj.join(func(f rowFn) error { return build.run(x, f) }, func(f rowFn) error { return probe.run(x, f) }, 0)
+	buildRows := func(f rowFn) error { return build.run(x, f) }
+	if len(bkeys) > 0 && n.marks == nil {
+		buildRows = hj.narrowBuild(build, buildRows)
+	}
+	_, err := hj.join(buildRows, func(f rowFn) error { return probe.run(x, f) }, 0)
 	return err
 }
 
 // joinRows joins the build rows, held in memory, with the rows probe
 // streams; stopped reports that fn asked for no more rows. probeNode, when
 // set, is the plan probe runs, which may get a probe key filter.
-func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLeft bool, bkeys, pkeys []expr.Compiled, probe func(rowFn) error, probeNode relNode) (stopped bool, err error) {
+// narrow, when set, lists the build side's columns rows hold (see
+// join_narrow.go).
+func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLeft bool, bkeys, pkeys []expr.Compiled, probe func(rowFn) error, probeNode relNode, narrow []int) (stopped bool, err error) {
 	lw, rw := len(n.left.cols()), len(n.right.cols())
 	j := &joinRun{n: n, x: x, fn: fn, row: make([]types.Value, lw+rw), lw: lw}
+	bwidth := rw
+	if buildLeft {
+		bwidth = lw
+	}
+	j.bw = newWidener(narrow, bwidth)
 	j.build, j.buildLeft = rows, buildLeft
 	if len(rows) == 0 && n.emptyBuildEmpties() {
 		return false, nil // nothing can match: the probe side is not read
@@ -134,12 +145,12 @@ func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLef
 	if len(bkeys) > 0 {
 		j.table = newHashTable(bkeys, n.keyTypes, len(rows))
 		for i, r := range rows {
-			if err := j.table.add(i, r, x.ctx); err != nil {
+			if err := j.table.add(i, j.bw.widen(r), x.ctx); err != nil {
 				return false, err
 			}
 		}
 		j.table.finish()
-		undo, err := n.installKeyFilters(x, buildLeft, probeNode, rows, j.table, bkeys, pkeys)
+		undo, err := n.installKeyFilters(x, buildLeft, probeNode, rows, j.table, bkeys, pkeys, &j.bw)
 		if err != nil {
 			return false, err
 		}

@@ -18,10 +18,16 @@ type joinRun struct {
 	table     *hashTable // nil for a nested loop
 	matched   []bool
 	armDone   [][]bool // per arm of a shared scan, the build rows it marked
+	// bw widens narrowed build rows (see join_narrow.go).
+	bw widener
 }
 
 // pair fills j.row with a probe row and a build row.
 func (j *joinRun) pair(prow, brow []types.Value) {
+	if j.bw.slots != nil && brow != nil {
+		j.pairNarrow(prow, brow)
+		return
+	}
 	l, r := prow, brow
 	if j.buildLeft {
 		l, r = brow, prow
@@ -176,8 +182,10 @@ func (j *joinRun) unmatched() (stopped bool, err error) {
 			}
 		case sql.LeftSemiJoin, sql.RightSemiJoin:
 			emit = j.matched[i] && !j.probeIsKept()
+			b = j.bw.widen(b)
 		case sql.LeftAntiJoin, sql.RightAntiJoin:
 			emit = !j.matched[i] && !j.probeIsKept()
+			b = j.bw.widen(b)
 		}
 		if emit {
 			if more, err := j.fn(b); err != nil || !more {

@@ -53,7 +53,7 @@ func (n *joinNode) runMerge(x *execCtx, fn rowFn, buildLeft bool, build, probe r
 		// few kept rows: the streamed table is read by their keys (see
 		// join_keyseek.go), in key order as the merge would read it
 		_, err := n.joinRows(x, fn, rows, buildLeft, []expr.Compiled{bkey}, []expr.Compiled{pkey},
-			func(f rowFn) error { return probe.run(x, f) }, probe)
+			func(f rowFn) error { return probe.run(x, f) }, probe, nil)
 		return err
 	}
 	keys := make([]int64, len(rows))

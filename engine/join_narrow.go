@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"loadgw/sql"
+	"loadgw/types"
+)
+
+// A hash join keeps its build rows narrowed to the columns read above the
+// scans they come from: a scan's columns the query block never names, or
+// names only in the conjuncts the scan itself evaluates, are not kept in
+// memory, charged against the memory bound or written to spill files.
+// They are NULL again when a build row is paired (nothing reads them).
+
+// liveCols reports, per column of n's rows, whether anything above the
+// scans under n may read it; nil when all may be.
+func liveCols(n relNode) []bool {
+	switch n := n.(type) {
+	case *scanNode:
+		if n.need == nil || len(n.need) != len(n.columns) {
+			return nil
+		}
+		live := append([]bool(nil), n.need...)
+		var read []int
+		for i, ok := range live {
+			if ok {
+				read = append(read, i)
+			}
+		}
+		for _, c := range n.filterOnly(read) {
+			live[c] = false
+		}
+		return live
+	case *filterNode:
+		return liveCols(n.child)
+	case *joinNode:
+		if n.marks != nil {
+			return nil
+		}
+		lw, rw := len(n.left.cols()), len(n.right.cols())
+		switch {
+		case len(n.columns) == lw+rw:
+			l, r := liveCols(n.left), liveCols(n.right)
+			if l == nil && r == nil {
+				return nil
+			}
+			return append(allLive(l, lw), allLive(r, rw)...)
+		case len(n.columns) == lw && (n.kind == sql.LeftSemiJoin || n.kind == sql.LeftAntiJoin):
+			return liveCols(n.left)
+		case len(n.columns) == rw && (n.kind == sql.RightSemiJoin || n.kind == sql.RightAntiJoin):
+			return liveCols(n.right)
+		}
+	}
+	return nil
+}
+
+// allLive is live, or width true values when live is nil.
+func allLive(live []bool, width int) []bool {
+	if live != nil {
+		return live
+	}
+	out := make([]bool, width)
+	for i := range out {
+		out[i] = true
+	}
+	return out
+}
+
+// liveSlots lists the columns of n's rows a hash join building n keeps;
+// nil when it keeps all.
+func liveSlots(n relNode) []int {
+	live := liveCols(n)
+	if live == nil {
+		return nil
+	}
+	var slots []int
+	for i, ok := range live {
+		if ok {
+			slots = append(slots, i)
+		}
+	}
+	if len(slots) == len(live) {
+		return nil
+	}
+	if len(slots) == 0 {
+		slots = []int{0} // a spill file's row has at least one value
+	}
+	return slots
+}
+
+// narrowRow fills dst with the live columns of row.
+func narrowRow(dst, row []types.Value, slots []int) []types.Value {
+	for i, c := range slots {
+		dst[i] = row[c]
+	}
+	return dst
+}
+
+// widener puts narrowed build rows back at the build side's width, into
+// one buffer whose other columns stay NULL.
+type widener struct {
+	slots []int
+	wide  []types.Value
+}
+
+func newWidener(slots []int, width int) widener {
+	if slots == nil {
+		return widener{}
+	}
+	return widener{slots: slots, wide: make([]types.Value, width)}
+}
+
+// widen returns row at full width (row itself when not narrowed); the
+// result is valid until the next call.
+func (w *widener) widen(row []types.Value) []types.Value {
+	if w.slots == nil || row == nil {
+		return row
+	}
+	for i, c := range w.slots {
+		w.wide[c] = row[i]
+	}
+	return w.wide
+}
+
+// narrowBuild sets up the join to keep only the live columns of build's
+// rows and returns the narrowed stream of rows (rows itself when all are
+// live).
+func (h *hashJoinRun) narrowBuild(build relNode, rows func(rowFn) error) func(rowFn) error {
+	slots := liveSlots(build)
+	if slots == nil {
+		return rows
+	}
+	h.narrow = slots
+	h.bw = newWidener(slots, len(build.cols()))
+	buf := make([]types.Value, len(slots))
+	return func(fn rowFn) error {
+		return rows(func(row []types.Value) (bool, error) {
+			return fn(narrowRow(buf, row, slots))
+		})
+	}
+}
+
+// pairNarrow is pair for a narrowed build row: its columns go straight to
+// their slots of j.row, whose build part holds NULL in the others (only
+// pair writes there, whole rows of which the others are NULL).
+func (j *joinRun) pairNarrow(prow, brow []types.Value) {
+	probe, build := j.row[:j.lw], j.row[j.lw:]
+	if j.buildLeft {
+		probe, build = build, probe
+	}
+	if prow == nil {
+		clear(probe)
+	} else {
+		copy(probe, prow)
+	}
+	for i, c := range j.bw.slots {
+		build[c] = brow[i]
+	}
+}
