@@ -41,6 +41,44 @@ func TestQueryPlannedBeforeKeyChange(t *testing.T) {
 	}
 }
 
+// TestPointQueryBeforeKeyChange: a point query (the short-circuit path,
+// no planner) that resolved its table and encoded its key just before a
+// schema change re-keyed the table answers from the new layout.
+func TestPointQueryBeforeKeyChange(t *testing.T) {
+	e, err := Open(t.TempDir(), Options{TimeZone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s := e.NewSession("")
+	other := e.NewSession("")
+	mustRun(t, s, "CREATE DATABASE d; USE d; CREATE TABLE u (a INT, b VARCHAR(8), v INT) UNIQUE KEY(a, b) DISTRIBUTED BY HASH(a) BUCKETS 1"+
+		" PROPERTIES (\"enable_unique_key_merge_on_write\" = \"true\");"+
+		"INSERT INTO u VALUES (1, 'x', 100), (2, 'y', 200);"+
+		"CREATE TABLE k (a INT, b VARCHAR(8), v INT) DUPLICATE KEY(a, b) DISTRIBUTED BY HASH(a) BUCKETS 1;"+
+		"INSERT INTO k VALUES (1, 'x', 100), (2, 'y', 200)")
+	mustRun(t, other, "USE d")
+	defer func() { testHookPointBeforeScan = nil }()
+	for _, c := range []struct{ alter, query, want string }{
+		{"ALTER TABLE k ORDER BY (b, a, v)", "SELECT a, b, v FROM k WHERE a = 2 AND b = 'y'", "2,y,200;"},
+		{"ALTER TABLE u ADD COLUMN k2 INT KEY DEFAULT \"7\"", "SELECT a, b, v FROM u WHERE a = 1 AND b = 'x'", "1,x,100;"},
+	} {
+		ran := false
+		testHookPointBeforeScan = func() {
+			testHookPointBeforeScan = nil
+			ran = true
+			mustRun(t, other, c.alter)
+		}
+		res := mustRun(t, s, c.query)
+		if !ran {
+			t.Fatalf("%s: not answered by the point path", c.query)
+		}
+		if got := rowsText(res); got != c.want {
+			t.Fatalf("%s across %s: %s", c.query, c.alter, got)
+		}
+	}
+}
+
 func mustRun(t *testing.T, s *Session, text string) *Result {
 	t.Helper()
 	res, err := s.Execute(text)

@@ -27,6 +27,9 @@ func (s *Session) shortCircuit(q *sql.Select) (res *Result, ok bool, err error) 
 	if !pointShape(q) {
 		return nil, false, nil
 	}
+	// A key rewrite begun after this (or under way) may give t a new key
+	// layout: the lookup is then left to the planner (planPinned).
+	epoch := s.e.keys.epoch.Load()
 	from := q.From
 	if isInfoSchema(from.Table.DB) || (from.Table.DB == "" && isInfoSchema(s.db)) {
 		return nil, false, nil
@@ -55,7 +58,7 @@ func (s *Session) shortCircuit(q *sql.Select) (res *Result, ok bool, err error) 
 		}
 		key = nil
 	}
-	return s.runPointQuery(q, t, pp, rc, key)
+	return s.runPointQuery(q, t, pp, rc, key, epoch)
 }
 
 // pointShape reports whether q has nothing but a select list of columns,
@@ -123,7 +126,11 @@ func keysGiven(t *catalog.Table, where expr.Expr, qual string) bool {
 // rows need no filter. Otherwise the WHERE is bound on every run (its
 // literals change) and filters the rows of its key prefix. The select list
 // is bound once per plan.
-func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, rc *catalog.RowCodec, key []byte) (*Result, bool, error) {
+//
+// epoch is the key rewrite epoch read before t was resolved: when a key
+// rewrite started since, t's key layout may not be the store's, and the
+// query goes to the planner, whatever the lookup found.
+func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, rc *catalog.RowCodec, key []byte, epoch uint64) (*Result, bool, error) {
 	if pp.outs == nil {
 		if !pp.bindItems(q) {
 			return nil, false, nil
@@ -170,6 +177,9 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		limit = 1
 	}
 	rows := pr.first[:0]
+	if testHookPointBeforeScan != nil {
+		testHookPointBeforeScan()
+	}
 	s.points.end = storage.AppendPrefixEnd(s.points.end, key)
 	err := sc.scanIn(key, s.points.end, func(row []types.Value) (bool, error) {
 		if filter != nil {
@@ -194,12 +204,19 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 		return limit < 0 || int64(len(rows)) < limit, nil
 	})
 	s.points.st = nil
+	if s.e.keys.layoutSince(epoch) {
+		return nil, false, nil
+	}
 	if err != nil {
 		return nil, true, err
 	}
 	pr.res = Result{ResultSet: true, Columns: out[:len(out):len(out)], Rows: rows, Loc: s.loc}
 	return &pr.res, true, nil
 }
+
+// testHookPointBeforeScan, when set, runs after a point query resolved its
+// table and encoded its key, before it reads. TESTING ONLY.
+var testHookPointBeforeScan func()
 
 // pointResult is the answer of a point query with room for its first row
 // of up to 8 columns, and the statement's context (newStmt's three
