@@ -28,6 +28,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"loadgw/clock"
+
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/sstable/block"
@@ -70,6 +72,9 @@ type Options struct {
 	// twice the space (BENCHMARKS.md, "Scan throughput, round 4").
 	// The default value is "snappy".
 	Compression string
+	// Clock is the clock CheckFreeSpace ages its free-space figure by.
+	// The default value is the system clock.
+	Clock clock.Clock
 	// FS is the file system of the store. TESTING ONLY: see Faults.
 	// The default value is the operating system's file system.
 	FS vfs.FS
@@ -89,6 +94,9 @@ func (o *Options) EnsureDefaults() {
 	if o.FS == nil {
 		o.FS = vfs.Default
 	}
+	if o.Clock == nil {
+		o.Clock = clock.System{}
+	}
 	if o.Compression == "" {
 		o.Compression = "snappy"
 	}
@@ -104,6 +112,7 @@ type DB struct {
 	write   *pebble.WriteOptions
 	sstSeq  atomic.Uint64
 	stopped atomic.Pointer[error] // the fatal error, once met
+	space   freeSpace             // CheckFreeSpace's figure
 }
 
 // ErrNotFound is returned by Get when a key does not exist.
@@ -249,6 +258,7 @@ func (b *Batch) Commit() error {
 	if err := b.db.checkStopped(); err != nil {
 		return err
 	}
+	b.db.wrote(2 * int64(b.b.Len()))
 	if err := b.b.Commit(b.db.write); err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)
 	}
@@ -262,6 +272,7 @@ func (b *Batch) CommitNoSync() error {
 	if err := b.db.checkStopped(); err != nil {
 		return err
 	}
+	b.db.wrote(2 * int64(b.b.Len()))
 	if err := b.b.Commit(pebble.NoSync); err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)
 	}
@@ -274,6 +285,24 @@ func (b *Batch) Append(other *Batch) error {
 		return fmt.Errorf("cannot append batch: %w", err)
 	}
 	return nil
+}
+
+// Merged returns one batch holding the mutations of bs in their order,
+// sized once for all of them (Append grows a batch by doubling). bs must
+// be batches of one store; they stay as they are.
+func Merged(bs []*Batch) (*Batch, error) {
+	size := 0
+	for _, b := range bs {
+		size += b.Len()
+	}
+	m := bs[0].db.NewBatchSize(size)
+	for _, b := range bs {
+		if err := m.b.Apply(b.b, nil); err != nil {
+			m.Close()
+			return nil, fmt.Errorf("cannot append batch: %w", err)
+		}
+	}
+	return m, nil
 }
 
 // Reset empties the batch for reuse.

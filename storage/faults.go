@@ -15,6 +15,7 @@ import (
 type Faults struct {
 	mem   *vfs.MemFS
 	fs    vfs.FS
+	gen   atomic.Uint64 // bumped by SetDiskUsage
 	rule  atomic.Pointer[faultRule]
 	fatal chan error
 }
@@ -59,7 +60,7 @@ func NewFaults() *Faults { return newFaults(vfs.NewCrashableMem()) }
 
 func newFaults(mem *vfs.MemFS) *Faults {
 	f := &Faults{mem: mem, fatal: make(chan error, 1)}
-	f.fs = errorfs.Wrap(f.mem, errorfs.InjectorFunc(f.maybeError))
+	f.fs = faultFS{errorfs.Wrap(f.mem, errorfs.InjectorFunc(f.maybeError)), f}
 	return f
 }
 
@@ -86,9 +87,20 @@ func (f *Faults) Fail(match func(FaultOp) bool, err error) {
 func (f *Faults) Clear() { f.rule.Store(nil) }
 
 // SetDiskUsage makes the file system report free of total bytes free.
+// A store on f reads it at its next CheckFreeSpace.
 func (f *Faults) SetDiskUsage(free, total uint64) {
 	f.mem.TestingSetDiskUsage(vfs.DiskUsage{AvailBytes: free, TotalBytes: total, UsedBytes: total - free})
+	f.gen.Add(1)
 }
+
+// faultFS is the file system of a Faults. Its disk usage changes only with
+// SetDiskUsage, so it tells CheckFreeSpace when its figure is stale.
+type faultFS struct {
+	vfs.FS
+	f *Faults
+}
+
+func (fs faultFS) diskUsageGen() uint64 { return fs.f.gen.Load() }
 
 // OnFatal records the store's fatal error; put it into Options.OnFatal.
 func (f *Faults) OnFatal(err error) {

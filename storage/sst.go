@@ -119,6 +119,11 @@ func FinishAll(db *DB, ws ...*SSTWriter) error {
 	if err := db.checkStopped(); err != nil {
 		return err
 	}
+	for _, p := range paths {
+		if st, err := db.opts.FS.Stat(p); err == nil {
+			db.wrote(st.Size())
+		}
+	}
 	if err := db.pdb.Ingest(context.Background(), paths); err != nil {
 		return fmt.Errorf("cannot ingest %d table files: %w", len(paths), db.diskFull(err))
 	}

@@ -226,18 +226,22 @@ func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(
 	return Result{TSO: ts, Written: n}, nil
 }
 
-// commitBatches appends every batch to the first and commits it synced,
-// then releases them all.
+// commitBatches commits the batches in one synced write, in their order,
+// then releases them all. Several are copied into one batch sized once for
+// all of them, so that no batch grows by doubling as they are appended.
 func commitBatches(bs []*storage.Batch) error {
 	defer func() {
 		for _, b := range bs {
 			b.Close()
 		}
 	}()
-	for _, b := range bs[1:] {
-		if err := bs[0].Append(b); err != nil {
-			return err
-		}
+	if len(bs) == 1 {
+		return bs[0].Commit()
 	}
-	return bs[0].Commit()
+	b, err := storage.Merged(bs)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return b.Commit()
 }
