@@ -47,6 +47,9 @@ type scanner struct {
 	// enc, when set, drops rows on their stored bytes before any decoding
 	// (see scan_encfilter.go).
 	enc *encFilter
+	// encLate runs enc after pre, on the rows pre keeps (scanFiltered:
+	// the probe key filters go first).
+	encLate bool
 	// keyN is the number of leading key columns decoded for keyFor, the
 	// projection it was computed for (see keyColumns).
 	keyN   int
@@ -132,7 +135,7 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 				return err
 			}
 		}
-		if sc.enc != nil {
+		if sc.enc != nil && !sc.encLate {
 			ok, err := sc.enc.keep(vs.Key(), vs.Value())
 			if err != nil {
 				return err
@@ -154,6 +157,14 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 			}
 			if !ok {
 				continue
+			}
+			if sc.encLate {
+				if ok, err := sc.enc.keep(vs.Key(), vs.Value()); err != nil || !ok {
+					if err != nil {
+						return err
+					}
+					continue
+				}
 			}
 			if sc.mid != nil {
 				if ok, err := sc.midFilter(vs.Value(), row); err != nil || !ok {
