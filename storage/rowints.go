@@ -39,7 +39,7 @@ func RowInts(b []byte, ts []types.Type, at []int32, out []int64, null []bool) er
 				continue
 			}
 			var err error
-			if b, err = skipValue(b, ts[i]); err != nil {
+			if b, err = stepValue(b, ts[i]); err != nil {
 				return err
 			}
 			continue
