@@ -10,11 +10,7 @@ import (
 // must not read or write that table with the old key layout: it plans
 // again and answers from the new one.
 func TestQueryPlannedBeforeKeyChange(t *testing.T) {
-	e, err := Open(t.TempDir(), Options{TimeZone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	other := e.NewSession("")
 	mustRun(t, s, "CREATE DATABASE d; USE d; CREATE TABLE k (a INT, b VARCHAR(8), v INT) DUPLICATE KEY(a, b) DISTRIBUTED BY HASH(a) BUCKETS 1;"+
@@ -45,11 +41,7 @@ func TestQueryPlannedBeforeKeyChange(t *testing.T) {
 // no planner) that resolved its table and encoded its key just before a
 // schema change re-keyed the table answers from the new layout.
 func TestPointQueryBeforeKeyChange(t *testing.T) {
-	e, err := Open(t.TempDir(), Options{TimeZone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	other := e.NewSession("")
 	mustRun(t, s, "CREATE DATABASE d; USE d; CREATE TABLE u (a INT, b VARCHAR(8), v INT) UNIQUE KEY(a, b) DISTRIBUTED BY HASH(a) BUCKETS 1"+
