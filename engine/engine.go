@@ -89,6 +89,9 @@ func Open(dir string, opts Options) (*Engine, error) {
 	if opts.QueryMemoryBytes <= 0 {
 		opts.QueryMemoryBytes = DefaultQueryMemoryBytes
 	}
+	if opts.Storage.Clock == nil {
+		opts.Storage.Clock = opts.Clock // one clock for the engine and its store
+	}
 	db, err := storage.Open(dir, opts.Storage)
 	if err != nil {
 		return nil, err
