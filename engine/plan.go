@@ -32,6 +32,9 @@ type stmtCtx struct {
 	lookups map[*expr.Scope]func(ref *expr.ColumnRef) (*expr.Column, int)
 	// epoch is the key rewrite epoch when the statement began (pinLayout).
 	epoch uint64
+	// subqueries are the subquery expressions bound so far, in order (see
+	// shareAggInput).
+	subqueries []*subqueryNode
 }
 
 func (s *Session) newStmt() *stmtCtx {
@@ -212,8 +215,12 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 		return nil, err
 	}
 	if aggregating {
+		bound := len(p.st.subqueries)
 		if err := p.s.planAggregate(pl, q, items); err != nil {
 			return nil, err
+		}
+		if q.From != nil {
+			src.node = shareAggInput(src.node, p.st.subqueries[bound:])
 		}
 	} else {
 		project := p.scope(pl.scope.Columns, "PROJECT")

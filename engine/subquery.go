@@ -89,6 +89,7 @@ func (p *planner) bindSubquery(sq *expr.Subquery, scope *expr.Scope, bindX func(
 		return nil, err
 	}
 	n := &subqueryNode{st: p.st, refs: refs, deep: deep, plan: qp.root, cell: cell, correlated: used, op: sq.Op, not: sq.Not, text: sq.Text}
+	p.st.subqueries = append(p.st.subqueries, n)
 	switch sq.Op {
 	case "":
 		if len(qp.out) != 1 {
