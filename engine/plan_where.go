@@ -28,7 +28,7 @@ func (p *planner) planConjuncts(src *source, conjs []expr.Expr) (relNode, error)
 	}
 	node := src.node
 	var rest []expr.Expr
-	for _, c := range conjs {
+	for _, c := range subqueriesLast(conjs) {
 		n, ok, err := p.push(node, c)
 		if err != nil {
 			return nil, err
@@ -81,7 +81,7 @@ func andAll(list []expr.Expr) expr.Expr {
 // push moves conjunct c into node; ok is false when it must stay above.
 func (p *planner) push(node relNode, c expr.Expr) (relNode, bool, error) {
 	if hasSubquery(c) {
-		return node, false, nil
+		return p.pushSubquery(node, c)
 	}
 	switch n := node.(type) {
 	case *scanNode:

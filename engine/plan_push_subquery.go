@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"loadgw/expr"
+)
+
+// A WHERE conjunct holding uncorrelated subqueries moves below the joins
+// like any other: TPC-H Q22's `c_acctbal > (SELECT avg(c_acctbal) ...)`
+// reads customer columns only, so it filters the customer rows before
+// the LEFT ANTI JOIN with orders builds them, which halves the build and
+// makes the probe key filter on the orders scan keep fewer rows. It stops
+// above the scan, in a filter of its own: a scan's filter runs on several
+// workers at once and on stored bytes, where a subquery does not belong.
+// A subquery evaluates once per statement, so moving it changes nothing
+// but the rows it is compared with.
+
+// pushSubquery places c, which holds subqueries, into node: through the
+// joins c's columns allow (to one side), over a scan or filter; ok is
+// false when c stays above node (a correlated subquery: its decorrelation
+// or per-row run reads the whole row).
+func (p *planner) pushSubquery(node relNode, c expr.Expr) (relNode, bool, error) {
+	if !p.uncorrelated(c, node.cols()) {
+		return node, false, nil
+	}
+	switch n := node.(type) {
+	case *joinNode:
+		// Into one side only: a join condition or key evaluates on
+		// several workers at once.
+		if sd := refSide(c, n.left.cols(), n.right.cols()); sd != sideLeft && sd != sideRight {
+			return node, false, nil
+		}
+		return p.pushJoin(n, c)
+	case *scanNode, *filterNode, *feedNode:
+		cond, err := expr.Bind(c, p.scope(node.cols(), "FILTER"))
+		if err != nil {
+			return node, false, nil
+		}
+		return &filterNode{child: node, cond: cond, text: expr.String(c)}, true, nil
+	}
+	return node, false, nil
+}
+
+// uncorrelated reports whether c binds over cols with every subquery in
+// it (nested ones included) reading no column of an enclosing query.
+func (p *planner) uncorrelated(c expr.Expr, cols []expr.Column) bool {
+	bound := len(p.st.subqueries)
+	if _, err := expr.Bind(c, p.scope(cols, "FILTER")); err != nil {
+		return false
+	}
+	subs := p.st.subqueries[bound:]
+	for _, sq := range subs {
+		if *sq.correlated {
+			return false
+		}
+	}
+	return len(subs) > 0
+}
+
+// subqueriesLast is conjs with the conjuncts holding subqueries moved to
+// the end, keeping order otherwise: they stop above scans in filters of
+// their own, and the other conjuncts must reach the scans first.
+func subqueriesLast(conjs []expr.Expr) []expr.Expr {
+	var plain, subs []expr.Expr
+	for _, c := range conjs {
+		if hasSubquery(c) {
+			subs = append(subs, c)
+		} else {
+			plain = append(plain, c)
+		}
+	}
+	return append(plain, subs...)
+}
