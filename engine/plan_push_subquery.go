@@ -13,13 +13,19 @@ import (
 // workers at once and on stored bytes, where a subquery does not belong.
 // A subquery evaluates once per statement, so moving it changes nothing
 // but the rows it is compared with.
+//
+// Only scalar subqueries move: [NOT] IN and EXISTS conjuncts that were not
+// made semi or anti joins stay above. TPC-H Q16's `ps_suppkey NOT IN
+// (SELECT s_suppkey ...)` keeps almost every row: moved to the partsupp
+// side of the merge join with the chosen parts it would test every
+// partsupp row instead of the few joined ones.
 
 // pushSubquery places c, which holds subqueries, into node: through the
 // joins c's columns allow (to one side), over a scan or filter; ok is
 // false when c stays above node (a correlated subquery: its decorrelation
 // or per-row run reads the whole row).
 func (p *planner) pushSubquery(node relNode, c expr.Expr) (relNode, bool, error) {
-	if !p.uncorrelated(c, node.cols()) {
+	if !onlyScalarSubqueries(c) || !p.uncorrelated(c, node.cols()) {
 		return node, false, nil
 	}
 	switch n := node.(type) {
@@ -38,6 +44,18 @@ func (p *planner) pushSubquery(node relNode, c expr.Expr) (relNode, bool, error)
 		return &filterNode{child: node, cond: cond, text: expr.String(c)}, true, nil
 	}
 	return node, false, nil
+}
+
+// onlyScalarSubqueries reports whether every subquery of c (outside
+// subqueries) is a scalar one.
+func onlyScalarSubqueries(c expr.Expr) bool {
+	ok := true
+	expr.Walk(c, func(e expr.Expr) {
+		if sq, is := e.(*expr.Subquery); is && sq.Op != "" {
+			ok = false
+		}
+	})
+	return ok
 }
 
 // uncorrelated reports whether c binds over cols with every subquery in
