@@ -35,6 +35,9 @@ type stmtCtx struct {
 	// subqueries are the subquery expressions bound so far, in order (see
 	// shareAggInput).
 	subqueries []*subqueryNode
+	// scanShares are the block scans whose rows a subquery's scan reads,
+	// with that scan (see shareScan).
+	scanShares [][2]*scanNode
 }
 
 func (s *Session) newStmt() *stmtCtx {
@@ -162,6 +165,7 @@ func cteNameCounts(with []*sql.CTE) map[string]int {
 // ORDER BY ... LIMIT.
 func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	p.s.resolveVars(q)
+	shares := len(p.st.scanShares)
 	var src *source
 	var err error
 	var conjs []expr.Expr
@@ -209,6 +213,7 @@ func (p *planner) planBlock(q *sql.Select) (*queryPlan, error) {
 	}
 	pl := &plan{mkScope: p.scope, scope: p.scope(src.node.cols(), ""), distinct: q.Distinct, limit: q.Limit, starHidden: src.hidden, hasFrom: q.From != nil}
 	src.prune(orig)
+	settleScanShares(p.st.scanShares[shares:])
 	src.node = spoolSubqueries(shareSemiScans(src.node))
 	items, err := expandStars(q.Items, pl)
 	if err != nil {

@@ -37,13 +37,65 @@ func (p *planner) pushSubquery(node relNode, c expr.Expr) (relNode, bool, error)
 		}
 		return p.pushJoin(n, c)
 	case *scanNode, *filterNode, *feedNode:
+		bound := len(p.st.subqueries)
 		cond, err := expr.Bind(c, p.scope(node.cols(), "FILTER"))
 		if err != nil {
 			return node, false, nil
 		}
-		return &filterNode{child: node, cond: cond, text: expr.String(c)}, true, nil
+		child := node
+		if sc, ok := node.(*scanNode); ok {
+			if sp := p.shareScan(sc, p.st.subqueries[bound:]); sp != nil {
+				child = sp
+			}
+		}
+		return &filterNode{child: child, cond: cond, text: expr.String(c)}, true, nil
 	}
 	return node, false, nil
+}
+
+// shareScan lets the uncorrelated scalar subqueries of subs that
+// aggregate a scan of sc's table with at least sc's conditions read sc's
+// rows, filtered by their own conditions: TPC-H Q22's average balance of
+// the customers with a positive balance among those of seven country
+// codes reads the customers of the seven codes the block reads. It
+// returns the spool that holds sc's rows until all are read, or nil when
+// no subquery fits. The scans' columns are settled once the block's
+// columns are known (settleScanShares).
+func (p *planner) shareScan(sc *scanNode, subs []*subqueryNode) *aggSpoolNode {
+	var sp *aggSpoolNode
+	for _, sq := range subs {
+		if sq.op != "" || *sq.correlated {
+			continue
+		}
+		an := subqueryAgg(sq.plan)
+		if an == nil {
+			continue
+		}
+		t, ok := an.child.(*scanNode)
+		if !ok || t == sc || !sameTable(sc.t, t.t) || len(sc.columns) != len(t.columns) ||
+			!subsetTexts(sc.texts, t.texts) || len(t.texts) > 0 && t.filter == nil {
+			continue
+		}
+		if _, ok := t.filterCols(); !ok {
+			continue
+		}
+		if sp == nil {
+			sp = &aggSpoolNode{child: sc, hold: true, scan: sc}
+		}
+		an.child = &aggSpoolReadNode{spool: sp, orig: t, filter: t.filter}
+		p.st.scanShares = append(p.st.scanShares, [2]*scanNode{sc, t})
+	}
+	return sp
+}
+
+// settleScanShares makes each block scan of shares decode the columns its
+// subquery's scan reads and filters on.
+func settleScanShares(shares [][2]*scanNode) {
+	for _, sh := range shares {
+		sc, t := sh[0], sh[1]
+		fneed, _ := t.filterCols()
+		sc.need = unionNeed(unionNeed(sc.need, t.need), fneed)
+	}
 }
 
 // onlyScalarSubqueries reports whether every subquery of c (outside

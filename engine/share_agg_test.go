@@ -81,3 +81,84 @@ func TestAggSpoolReplaysCompleteRunOnce(t *testing.T) {
 		t.Fatalf("read past the bound: %d rows, own plan ran %d times; want 0, 4", c, orig.runs)
 	}
 }
+
+// TestAggSpoolHoldsRowsForFilter: a holding spool passes on no row before
+// it has read them all (so the filter above evaluates its subquery with
+// every row kept), the subquery's read keeps only the rows its filter
+// accepts, and past the memory bound every row still passes on once, in
+// order, with none kept.
+func TestAggSpoolHoldsRowsForFilter(t *testing.T) {
+	e, _ := openTestEngine(t)
+	s := e.NewSession("")
+	st := s.newStmt()
+	x := &execCtx{s: s, ctx: st.ctx, st: st}
+	var rows [][]types.Value
+	for i := range 100 {
+		rows = append(rows, []types.Value{types.NewInt(types.Int, int64(i))})
+	}
+	src := &valuesNode{rows: rows, columns: []expr.Column{{Name: "v", Type: types.Type{Kind: types.Int}}}}
+	sp := &aggSpoolNode{child: src, hold: true}
+	even, err := expr.Bind(&expr.Binary{Op: "=", L: &expr.Binary{Op: "%", L: &expr.ColumnRef{Name: "v"}, R: &expr.Literal{Val: types.NewInt(types.Int, 2), Type: types.Type{Kind: types.Int}}},
+		R: &expr.Literal{Val: types.NewInt(types.Int, 0), Type: types.Type{Kind: types.Int}}}, &expr.Scope{Columns: src.columns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := &countNode{}
+	rd := &aggSpoolReadNode{spool: sp, orig: orig, filter: even}
+	var got []int64
+	readAt := -1
+	err = sp.run(x, func(r []types.Value) (bool, error) {
+		if readAt < 0 {
+			// The first row: the filter's subquery runs here.
+			readAt = len(got)
+			n, sum := 0, int64(0)
+			if err := rd.run(x, func(r []types.Value) (bool, error) { n, sum = n+1, sum+r[0].I; return true, nil }); err != nil {
+				return false, err
+			}
+			if n != 50 || sum != 2450 || orig.runs != 0 {
+				t.Fatalf("subquery read %d rows summing %d, own plan ran %d times; want 50, 2450, 0", n, sum, orig.runs)
+			}
+		}
+		got = append(got, r[0].I)
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 100 || got[0] != 0 || got[99] != 99 || readAt != 0 {
+		t.Fatalf("block read %d rows (%v...), subquery at row %d", len(got), got[:min(3, len(got))], readAt)
+	}
+
+	mustExec(t, s, "SET exec_mem_limit = 1000")
+	sp2 := &aggSpoolNode{child: src, hold: true}
+	rd2 := &aggSpoolReadNode{spool: sp2, orig: orig, filter: even}
+	got = got[:0]
+	if err := sp2.run(x, func(r []types.Value) (bool, error) { got = append(got, r[0].I); return true, nil }); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if v != int64(i) {
+			t.Fatalf("past the bound row %d is %d", i, v)
+		}
+	}
+	if len(got) != 100 {
+		t.Fatalf("past the bound the block read %d rows; want 100", len(got))
+	}
+	if n, _ := countRows(t, x, rd2); n != 0 || orig.runs != 1 {
+		t.Fatalf("past the bound the subquery read %d spooled rows, own plan ran %d times; want 0, 1", n, orig.runs)
+	}
+	// Stopped while passing on the held rows: nothing kept.
+	got = got[:0]
+	if err := sp2.run(x, func(r []types.Value) (bool, error) { got = append(got, r[0].I); return len(got) < 5, nil }); err != nil || len(got) != 5 {
+		t.Fatalf("stopped run: %d rows, %v; want 5", len(got), err)
+	}
+}
+
+func countRows(t *testing.T, x *execCtx, n relNode) (int, int64) {
+	t.Helper()
+	c, sum := 0, int64(0)
+	if err := n.run(x, func(r []types.Value) (bool, error) { c, sum = c+1, sum+r[0].I; return true, nil }); err != nil {
+		t.Fatal(err)
+	}
+	return c, sum
+}
