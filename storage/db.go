@@ -113,6 +113,9 @@ type DB struct {
 	sstSeq  atomic.Uint64
 	stopped atomic.Pointer[error] // the fatal error, once met
 	space   freeSpace             // CheckFreeSpace's figure
+	// singleDelMisuse counts the single deletions flushes and compactions
+	// found deleting a key set more than once (see Batch.SingleDelete).
+	singleDelMisuse atomic.Int64
 }
 
 // ErrNotFound is returned by Get when a key does not exist.
@@ -146,6 +149,7 @@ func openTuned(dir string, opts Options, tune func(*pebble.Options)) (*DB, error
 		MaxOpenFiles:                4096,
 		Logger:                      storeLogger{db},
 		FS:                          opts.FS,
+		EventListener:               &pebble.EventListener{PossibleAPIMisuse: db.apiMisuse},
 	}
 	for i := range po.Levels {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
@@ -241,6 +245,18 @@ func (b *Batch) Set(key, value []byte) { _ = b.b.Set(key, value, nil) }
 
 // Delete removes key.
 func (b *Batch) Delete(key []byte) { _ = b.b.Delete(key, nil) }
+
+// SingleDelete removes key, which must have been set exactly once: never
+// set again, before or after, by any writer (batch or table file), though
+// a Delete or a range deletion may also have removed it. Pebble drops a
+// single deletion together with the one set it meets in a flush or
+// compaction, so neither reaches a table file when both are in one
+// memtable; a key set twice would have its older value come back (Pebble's
+// Writer.SingleDelete contract). A version of a Unique or Aggregate Key row
+// qualifies: its key carries its commit's TSO, which no other commit has.
+// A flush or compaction that finds the contract broken counts it
+// (SingleDeleteMisuse).
+func (b *Batch) SingleDelete(key []byte) { _ = b.b.SingleDelete(key, nil) }
 
 // DeleteRange removes every key in [start, end).
 func (b *Batch) DeleteRange(start, end []byte) { _ = b.b.DeleteRange(start, end, nil) }

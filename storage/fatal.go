@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/cockroachdb/pebble/v2"
 )
 
 // ErrStopped is returned by writes to a store that met a fatal error.
@@ -42,3 +44,22 @@ func (db *DB) checkStopped() error {
 	}
 	return nil
 }
+
+// apiMisuse is Pebble's report of a misuse it noticed in a flush or
+// compaction. A single deletion that met a second set of its key
+// (Batch.SingleDelete's contract broken, the key's older value may come
+// back) is counted; a single deletion that found nothing to delete (the
+// key was already removed by a Delete or a range deletion, e.g. a TTL
+// purge or a DROP) is harmless and ignored.
+func (db *DB) apiMisuse(info pebble.PossibleAPIMisuseInfo) {
+	if info.Kind == pebble.NondeterministicSingleDelete && db.singleDelMisuse.Add(1) == 1 {
+		// Once per store: the data may already be wrong, and tests read
+		// the count; the message says where to look.
+		fmt.Fprintf(os.Stderr, "loadgw: BUG: store in %s: a single deletion met a second set of key %x (a row version written twice?)\n", db.dir, info.UserKey)
+	}
+}
+
+// SingleDeleteMisuse is the number of single deletions the store's flushes
+// and compactions found deleting a key that was set more than once since
+// the store opened; it must stay 0 (tests check it after compacting).
+func (db *DB) SingleDeleteMisuse() int64 { return db.singleDelMisuse.Load() }

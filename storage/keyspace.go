@@ -48,6 +48,13 @@ package storage
 //     Unique and Aggregate Key tables, newest first (^TSO): a scan keeps the
 //     first version of each key and a seek finds the current row. On
 //     Duplicate Key tables rows with equal key columns keep commit order.
+//   - A Unique or Aggregate Key row version's key is set once: its suffix
+//     is its commit's TSO, which no other commit has, and nothing rewrites
+//     a version in place (a key layout change removes the table's range
+//     first). A commit removes the version it supersedes with a single
+//     deletion (storage.Batch.SingleDelete, upsert/merge.go), which is
+//     only correct for a key set once: a second set of a version key would
+//     bring the older value back after a compaction.
 //   - Change records of a table sort by (TSO, LSN), so a read of the changes
 //     of a TSO window is one bounded iteration and retention cleanup deletes
 //     one range [b|id|0, b|id|retained). A block holds records of one

@@ -17,6 +17,9 @@ type Stats struct {
 	LiveTableBytes               uint64
 	WALBytes                     uint64
 	ReadAmp                      int64
+	// FlushedBytes and CompactedBytes are the table bytes flushes and
+	// compactions wrote since the store opened.
+	FlushedBytes, CompactedBytes uint64
 }
 
 // Stats returns the store's current metrics. It is cheap (no I/O).
@@ -38,6 +41,8 @@ func (db *DB) Stats() Stats {
 	s.LiveTableBytes = m.Table.Local.LiveSize
 	s.WALBytes = m.WAL.PhysicalSize
 	s.ReadAmp = int64(m.ReadAmp())
+	total := m.Total()
+	s.FlushedBytes, s.CompactedBytes = total.TableBytesFlushed, total.TableBytesCompacted
 	return s
 }
 

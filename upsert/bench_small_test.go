@@ -12,6 +12,7 @@ import (
 	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/types"
+	"loadgw/upsert"
 )
 
 // BenchmarkSmallCommits measures the writer's part of concurrent small
@@ -23,7 +24,7 @@ import (
 // load is mow minus dup (see BENCHMARKS.md, "Merge-on-write small loads").
 func BenchmarkSmallCommits(b *testing.B) {
 	for _, shape := range []struct{ clients, rows int }{{8, 1000}, {32, 100}} {
-		for _, model := range []string{"dup", "mow", "mow_binlog"} {
+		for _, model := range []string{"dup", "mow", "mow_binlog", "mow_binlog_plaindel"} {
 			b.Run(fmt.Sprintf("%s/%dx%d", model, shape.clients, shape.rows), func(b *testing.B) {
 				benchSmallCommits(b, model, shape.clients, shape.rows)
 			})
@@ -32,6 +33,13 @@ func BenchmarkSmallCommits(b *testing.B) {
 }
 
 func benchSmallCommits(b *testing.B, model string, clients, rows int) {
+	if model == "mow_binlog_plaindel" {
+		// Superseded versions deleted with Delete, as before single
+		// deletions (BENCHMARKS.md, "Single deletions of superseded
+		// versions").
+		defer upsert.SetPlainDeletes(true)()
+		model = "mow_binlog"
+	}
 	dir := b.TempDir()
 	s, err := openStore(dir, storage.Options{})
 	if err != nil {
@@ -110,6 +118,7 @@ func benchSmallCommits(b *testing.B, model string, clients, rows int) {
 	}
 	b.ResetTimer()
 	hits0 := s.w.RecentHits()
+	st0 := s.db.Stats()
 	cpu0 := processCPU()
 	if err := run(b.N); err != nil {
 		b.Fatal(err)
@@ -118,6 +127,11 @@ func benchSmallCommits(b *testing.B, model string, clients, rows int) {
 	b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	// The share of current versions found in the key table, not the store.
 	b.ReportMetric(float64(s.w.RecentHits()-hits0)/float64(b.N*rows), "table-hits/row")
+	// What the store's flushes and compactions wrote per load (those
+	// running at the end are not counted).
+	st := s.db.Stats()
+	b.ReportMetric(float64(st.FlushedBytes-st0.FlushedBytes)/float64(b.N), "flushed-B/op")
+	b.ReportMetric(float64(st.CompactedBytes-st0.CompactedBytes)/float64(b.N), "compacted-B/op")
 }
 
 // processCPU is the user and system CPU time of the process so far.

@@ -30,3 +30,13 @@ func SetGroupMaxBytes(n int) (restore func()) {
 	groupMaxBytes = n
 	return func() { groupMaxBytes = old }
 }
+
+// SetPlainDeletes makes commits delete superseded versions with Delete
+// instead of SingleDelete (the writes before single deletions), and
+// returns a function restoring the old choice. The caller must not run
+// commits while it swaps.
+func SetPlainDeletes(on bool) (restore func()) {
+	old := plainDeletes
+	plainDeletes = on
+	return func() { plainDeletes = old }
+}

@@ -54,10 +54,26 @@ type kvWriter interface {
 	Delete(key []byte) error
 }
 
+// batchKV writes to a commit batch. Its Delete is a single deletion
+// (storage.Batch.SingleDelete): groupWriter deletes only row versions it
+// supersedes, each set once under its commit's TSO; the single deletion and
+// the set it removes vanish together when a flush or compaction meets
+// them, where a Delete's tombstone would be written out and compacted on.
 type batchKV struct{ b *storage.Batch }
 
 func (k batchKV) Set(key, value []byte) error { k.b.Set(key, value); return nil }
-func (k batchKV) Delete(key []byte) error     { k.b.Delete(key); return nil }
+func (k batchKV) Delete(key []byte) error {
+	if plainDeletes {
+		k.b.Delete(key)
+	} else {
+		k.b.SingleDelete(key)
+	}
+	return nil
+}
+
+// plainDeletes makes batchKV delete with Delete, as before single
+// deletions: set only by benchmarks comparing the two.
+var plainDeletes bool
 
 // groupWriter resolves the rows of one transaction key by key, in
 // ascending key order: it merges them with the key's current version and

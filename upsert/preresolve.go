@@ -206,10 +206,14 @@ func sortedRowsInto(ents []encodedRow, set *encodedRows) []encodedRow {
 		ents = make([]encodedRow, set.len())
 	}
 	ents = ents[:set.len()]
+	sorted := true
 	for i := range ents {
 		ents[i] = set.row(i)
+		sorted = sorted && (i == 0 || bytes.Compare(ents[i-1].key, ents[i].key) <= 0)
 	}
-	slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
+	if !sorted { // loads often send their rows in key order: then no sort
+		slices.SortStableFunc(ents, func(a, c encodedRow) int { return bytes.Compare(a.key, c.key) })
+	}
 	return ents
 }
 
