@@ -20,7 +20,9 @@ type hashTable struct {
 	// bits, when set beside ints, has bit k-lo set for each key k of ints:
 	// a probe key outside it misses without a map lookup (most probes of
 	// a small build side over a wide key range, as orders' keys are).
-	bits    []uint64
+	bits []uint64
+	// nkeys is the number of distinct integer keys (set by finish).
+	nkeys   int
 	strs    map[string]int32
 	next    []int32
 	intKey  bool
@@ -77,6 +79,7 @@ func (h *hashTable) finish() {
 	if !h.intKey || len(h.ints) == 0 {
 		return
 	}
+	h.nkeys = len(h.ints)
 	lo, hi := int64(1<<63-1), int64(-1<<63)
 	for k := range h.ints {
 		lo, hi = min(lo, k), max(hi, k)

@@ -215,14 +215,14 @@ func (n *joinNode) dropsUnmatchedProbe(buildLeft bool) bool {
 }
 
 // setKeyFilter adds f to the filters of scan sc for this execution until
-// the returned function removes it.
+// the returned function removes it; the scan tests them in the order of
+// their rank (see join_filterorder.go).
 func (x *execCtx) setKeyFilter(sc *scanNode, f *keyFilter) func() {
 	if x.keyFilters == nil {
 		x.keyFilters = map[*scanNode]*keyFilter{}
 	}
 	prev := x.keyFilters[sc]
-	f.next = prev
-	x.keyFilters[sc] = f
+	x.keyFilters[sc] = insertByRank(prev, f)
 	return func() {
 		if prev == nil {
 			delete(x.keyFilters, sc)
