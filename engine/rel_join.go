@@ -137,6 +137,7 @@ func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLef
 		bwidth = lw
 	}
 	j.bw = newWidener(narrow, bwidth)
+	j.pslots = n.probeLive(buildLeft)
 	j.build, j.buildLeft = rows, buildLeft
 	if len(rows) == 0 && n.emptyBuildEmpties() {
 		return false, nil // nothing can match: the probe side is not read
