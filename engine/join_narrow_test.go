@@ -184,3 +184,102 @@ func TestJoinProbeColumnsLive(t *testing.T) {
 		t.Error("the join output no rows")
 	}
 }
+
+// TestReorderProjectionLive checks that the projection putting a join
+// order's columns back in FROM order copies only the columns read above
+// the scans: the column only a scan's own filter reads is NULL in its
+// rows, the columns read above hold their values, and the answer is the
+// one of the same query in FROM order.
+func TestReorderProjectionLive(t *testing.T) {
+	e, _ := openTestEngine(t)
+	s := e.NewSession("")
+	for _, q := range []string{
+		"CREATE DATABASE d",
+		"CREATE TABLE d.li (id INT, pk INT, ok INT, q INT, note VARCHAR(10)) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1",
+		"CREATE TABLE d.part (pk INT, brand INT, kind VARCHAR(10)) DUPLICATE KEY(pk) DISTRIBUTED BY HASH(pk) BUCKETS 1",
+		"CREATE TABLE d.ord (ok INT, prio INT) DUPLICATE KEY(ok) DISTRIBUTED BY HASH(ok) BUCKETS 1",
+		"INSERT INTO d.li SELECT number, number % 50, number % 80, number % 13, if(number % 3 = 0, 'keep', 'drop') FROM numbers('number' = '2000')",
+		"INSERT INTO d.part SELECT number, number % 7, if(number % 5 = 0, 'steel', 'tin') FROM numbers('number' = '50')",
+		"INSERT INTO d.ord SELECT number, number % 4 FROM numbers('number' = '80')",
+	} {
+		if _, err := s.Execute(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s = e.NewSession("d")
+	const q = "SELECT count(*), sum(li.q * part.brand), sum(ord.prio) FROM li, ord, part WHERE li.pk = part.pk AND li.ok = ord.ok AND li.note = 'keep' AND part.kind = 'steel'"
+	res, err := s.Execute(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Execute("SELECT count(*), sum(li.q * part.brand), sum(ord.prio) FROM li JOIN ord ON li.ok + 0 <= ord.ok AND li.ok + 0 >= ord.ok JOIN part ON li.pk + 0 <= part.pk AND li.pk + 0 >= part.pk WHERE li.note = 'keep' AND part.kind = 'steel'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := formatResult(res), formatResult(want); got != w || strings.Contains(got, "| 0 |") {
+		t.Errorf("answer %q, want %q", got, w)
+	}
+
+	stmts, err := sql.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, qp, err := s.planPinned(stmts[0].(*sql.Select))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	var pn *projectNode
+	var walk func(n relNode)
+	walk = func(n relNode) {
+		if p, ok := n.(*projectNode); ok && p.reorder && pn == nil {
+			pn = p
+		}
+		_, kids := n.explain(false)
+		for _, k := range kids {
+			walk(k)
+		}
+	}
+	walk(qp.root)
+	if pn == nil {
+		plan, _ := s.Execute("EXPLAIN " + q)
+		t.Fatalf("no join order projection in the plan:\n%s", formatResult(plan))
+	}
+	slot := map[string]int{}
+	for i, c := range pn.cols() {
+		slot[c.Table+"."+c.Name] = i
+	}
+	// the projection copies the 7 columns read above the scans, not the
+	// filter-only ones nor those nothing reads (li.id, part's and ord's
+	// others): the joins below leave them NULL already
+	copied := map[int]bool{}
+	for _, c := range pn.reorderCopies() {
+		copied[c[0]] = true
+	}
+	if len(copied) != 7 || copied[slot["li.note"]] || copied[slot["part.kind"]] || copied[slot["li.id"]] || !copied[slot["ord.prio"]] {
+		t.Errorf("the projection copies %d columns %v, want the 7 read above the scans (slots %v)", len(copied), copied, slot)
+	}
+	rows := 0
+	err = pn.run(&execCtx{s: s, ctx: st.ctx, st: st}, func(row []types.Value) (bool, error) {
+		rows++
+		for _, c := range []string{"li.note", "part.kind"} {
+			if v := row[slot[c]]; !v.IsNull() {
+				t.Errorf("%s (read only by its scan's filter) is %v in a row, want NULL", c, v)
+				return false, nil
+			}
+		}
+		for _, c := range []string{"li.q", "li.pk", "li.ok", "part.brand", "part.pk", "ord.prio", "ord.ok"} {
+			if row[slot[c]].IsNull() {
+				t.Errorf("%s is NULL in a row", c)
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows == 0 {
+		t.Error("no rows")
+	}
+}
