@@ -46,10 +46,10 @@ func (h *hashTable) probeCost() (cost, keep float64) {
 	}
 	var bytes, span int
 	switch {
+	case h.bits != nil: // tested first where both are kept
+		bytes, span = 8*len(h.bits), 64*len(h.bits)
 	case h.dense != nil:
 		bytes, span = 4*len(h.dense), len(h.dense)
-	case h.bits != nil:
-		bytes, span = 8*len(h.bits), 64*len(h.bits)
 	default:
 		return filterCostMap, 0.5
 	}

@@ -184,12 +184,9 @@ func (n *joinNode) installKeyFilters(x *execCtx, buildLeft bool, probe relNode, 
 		f := &keyFilter{table: table, key: expr.ColumnSlot(t.slot, t.sc.t.Columns[t.slot].Type), slot: t.slot}
 		if len(pkeys) > 1 {
 			f.table = newHashTable(bkeys[t.key:t.key+1], n.keyTypes[t.key:t.key+1], len(rows))
-			for i, r := range rows {
-				if err := f.table.add(i, bw.widen(r), x.ctx); err != nil {
-					return func() {}, err
-				}
+			if err := f.table.addAll(rows, bw.widen, x.ctx); err != nil {
+				return func() {}, err
 			}
-			f.table.finish()
 		}
 		undo = append(undo, x.setKeyFilter(t.sc, f))
 	}
@@ -346,13 +343,13 @@ func (h *hashTable) hasInt(v types.Value) bool {
 	if !ok {
 		return true // a LARGEINT beyond int64: not filtered (keys are narrower)
 	}
+	if h.bits != nil { // one bit per key: no lookup in a map or a wide slice
+		d := uint64(k - h.lo)
+		return k >= h.lo && d/64 < uint64(len(h.bits)) && h.bits[d/64]&(1<<(d%64)) != 0
+	}
 	if h.dense != nil {
 		k -= h.lo
 		return k >= 0 && k < int64(len(h.dense)) && h.dense[k] != 0
-	}
-	if h.bits != nil { // one bit per key of ints: no map lookup
-		d := uint64(k - h.lo)
-		return k >= h.lo && d/64 < uint64(len(h.bits)) && h.bits[d/64]&(1<<(d%64)) != 0
 	}
 	return h.ints[k] != 0
 }
