@@ -220,11 +220,13 @@ func (h *hashTable) denseFits(span uint64, n int) bool {
 }
 
 // fillDense indexes the non-NULL keys in a slice over lo..hi, with a bit
-// set beside it when the slice is not small (see finish).
+// set beside it when the keys are not compact or the slice is not small
+// (see finish).
 func (h *hashTable) fillDense(keys []int64, null []bool, lo, hi int64) {
 	span := uint64(hi - lo)
 	h.dense, h.lo, h.ints = make([]int32, span+1), lo, nil
-	if span < maxKeyBits && 4*span > nearFilterBytes {
+	compact := span < uint64(4*len(keys)+1024)
+	if span < maxKeyBits && (!compact || 4*span > nearFilterBytes) {
 		h.bits = make([]uint64, span/64+1)
 	}
 	for i, k := range keys {

@@ -20,6 +20,9 @@ func TestHashTableLayouts(t *testing.T) {
 	}{
 		// compact: a slice, no bit set while the slice is small
 		{name: "compact", n: 5000, step: 3, dense: true},
+		// 1 key in 9 over 18k (as TPC-H Q5's 2k suppliers of 10k): a
+		// 72 KiB slice and a 2.3 KiB bit set, which key filters test
+		{name: "small spread", n: 2000, step: 9, dense: true, bits: true},
 		// 1 key in 16 over 320k (as Q9's order keys, 1 in 18 over 6M):
 		// a slice and a bit set
 		{name: "spread", n: 20_000, step: 16, dense: true, bits: true},
