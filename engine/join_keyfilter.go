@@ -184,12 +184,9 @@ func (n *joinNode) installKeyFilters(x *execCtx, buildLeft bool, probe relNode, 
 		f := &keyFilter{table: table, key: expr.ColumnSlot(t.slot, t.sc.t.Columns[t.slot].Type), slot: t.slot}
 		if len(pkeys) > 1 {
 			f.table = newHashTable(bkeys[t.key:t.key+1], n.keyTypes[t.key:t.key+1], len(rows))
-			for i, r := range rows {
-				if err := f.table.add(i, bw.widen(r), x.ctx); err != nil {
-					return func() {}, err
-				}
+			if err := f.table.addAll(rows, bw.widen, x.ctx); err != nil {
+				return func() {}, err
 			}
-			f.table.finish()
 		}
 		undo = append(undo, x.setKeyFilter(t.sc, f))
 	}
@@ -215,14 +212,14 @@ func (n *joinNode) dropsUnmatchedProbe(buildLeft bool) bool {
 }
 
 // setKeyFilter adds f to the filters of scan sc for this execution until
-// the returned function removes it.
+// the returned function removes it; the scan tests them in the order of
+// their rank (see join_filterorder.go).
 func (x *execCtx) setKeyFilter(sc *scanNode, f *keyFilter) func() {
 	if x.keyFilters == nil {
 		x.keyFilters = map[*scanNode]*keyFilter{}
 	}
 	prev := x.keyFilters[sc]
-	f.next = prev
-	x.keyFilters[sc] = f
+	x.keyFilters[sc] = insertByRank(prev, f)
 	return func() {
 		if prev == nil {
 			delete(x.keyFilters, sc)
@@ -346,13 +343,13 @@ func (h *hashTable) hasInt(v types.Value) bool {
 	if !ok {
 		return true // a LARGEINT beyond int64: not filtered (keys are narrower)
 	}
+	if h.bits != nil { // one bit per key: no lookup in a map or a wide slice
+		d := uint64(k - h.lo)
+		return k >= h.lo && d/64 < uint64(len(h.bits)) && h.bits[d/64]&(1<<(d%64)) != 0
+	}
 	if h.dense != nil {
 		k -= h.lo
 		return k >= 0 && k < int64(len(h.dense)) && h.dense[k] != 0
-	}
-	if h.bits != nil { // one bit per key of ints: no map lookup
-		d := uint64(k - h.lo)
-		return k >= h.lo && d/64 < uint64(len(h.bits)) && h.bits[d/64]&(1<<(d%64)) != 0
 	}
 	return h.ints[k] != 0
 }

@@ -130,6 +130,14 @@ func (n *projectNode) cols() []expr.Column { return n.columns }
 func (n *projectNode) estimate() int64     { return n.child.estimate() }
 func (n *projectNode) run(x *execCtx, fn rowFn) error {
 	out := make([]types.Value, len(n.exprs))
+	if copies := n.reorderCopies(); copies != nil {
+		return n.child.run(x, func(row []types.Value) (bool, error) {
+			for _, c := range copies {
+				out[c[0]] = row[c[1]]
+			}
+			return fn(out)
+		})
+	}
 	return n.child.run(x, func(row []types.Value) (bool, error) {
 		for i, c := range n.exprs {
 			v, err := c.Eval(row, x.ctx)

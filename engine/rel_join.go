@@ -137,6 +137,7 @@ func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLef
 		bwidth = lw
 	}
 	j.bw = newWidener(narrow, bwidth)
+	j.pslots = n.probeLive(buildLeft)
 	j.build, j.buildLeft = rows, buildLeft
 	if len(rows) == 0 && n.emptyBuildEmpties() {
 		return false, nil // nothing can match: the probe side is not read
@@ -144,12 +145,9 @@ func (n *joinNode) joinRows(x *execCtx, fn rowFn, rows [][]types.Value, buildLef
 	j.matched = make([]bool, len(rows))
 	if len(bkeys) > 0 {
 		j.table = newHashTable(bkeys, n.keyTypes, len(rows))
-		for i, r := range rows {
-			if err := j.table.add(i, j.bw.widen(r), x.ctx); err != nil {
-				return false, err
-			}
+		if err := j.table.addAll(rows, j.bw.widen, x.ctx); err != nil {
+			return false, err
 		}
-		j.table.finish()
 		undo, err := n.installKeyFilters(x, buildLeft, probeNode, rows, j.table, bkeys, pkeys, &j.bw)
 		if err != nil {
 			return false, err

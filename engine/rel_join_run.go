@@ -20,27 +20,32 @@ type joinRun struct {
 	armDone   [][]bool // per arm of a shared scan, the build rows it marked
 	// bw widens narrowed build rows (see join_narrow.go).
 	bw widener
+	// pslots, when set, lists the probe side's columns read above the
+	// join: pair copies only those (see join_narrow.go).
+	pslots []int
 }
 
-// pair fills j.row with a probe row and a build row.
+// pair fills j.row with a probe row and a build row (nil: NULLs).
 func (j *joinRun) pair(prow, brow []types.Value) {
-	if j.bw.slots != nil && brow != nil {
-		j.pairNarrow(prow, brow)
-		return
-	}
-	l, r := prow, brow
+	probe, build := j.row[:j.lw], j.row[j.lw:]
 	if j.buildLeft {
-		l, r = brow, prow
+		probe, build = build, probe
 	}
-	if l == nil {
-		clear(j.row[:j.lw])
-	} else {
-		copy(j.row, l)
+	switch {
+	case prow == nil:
+		clear(probe)
+	case j.pslots != nil:
+		j.pairProbeLive(probe, prow)
+	default:
+		copy(probe, prow)
 	}
-	if r == nil {
-		clear(j.row[j.lw:])
-	} else {
-		copy(j.row[j.lw:], r)
+	switch {
+	case brow == nil:
+		clear(build)
+	case j.bw.slots != nil:
+		j.pairNarrow(build, brow)
+	default:
+		copy(build, brow)
 	}
 }
 
