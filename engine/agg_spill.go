@@ -19,6 +19,9 @@ type aggLimits struct {
 	poll   func() error
 	// spilled, when set, counts the partition files written.
 	spilled *atomic.Int64
+	// over, when set, ends the run with errAggOverBudget past budget
+	// instead of spilling (a partial aggregation of agg_parallel.go).
+	over bool
 }
 
 const (
@@ -291,6 +294,9 @@ func (h *hashAgg) addArgs(col expr.AggColumn, g int32, a *aggCall, row []types.V
 func (h *hashAgg) maybeSpill() error {
 	if h.lim.budget <= 0 || h.mem <= h.lim.budget || h.depth >= aggMaxDepth || len(h.ap.groups) == 0 {
 		return nil
+	}
+	if h.lim.over {
+		return errAggOverBudget
 	}
 	h.parts = make([]*spill.Writer, aggFanOut)
 	for i := range h.parts {
