@@ -24,14 +24,30 @@ import (
 // serial scan's: the first range's error wins, and a failing range stops
 // only the ranges after it.
 //
-// Memory: each worker's groups are bounded by half the statement's
-// aggregation budget. A worker past it ends the parallel run (nothing has
-// been emitted yet) and the aggregation runs again serially, which spills
-// as usual; so a GROUP BY too big for memory reads its scan twice, the
-// price of not knowing the number of groups beforehand.
+// Memory: the workers' groups together are bounded by the statement's
+// aggregation budget, the bound of a serial aggregation. Past it the
+// parallel run ends (nothing has been emitted yet) and the aggregation
+// runs again serially, which spills as usual; so a GROUP BY too big for
+// memory reads its scan twice, the price of not knowing the number of
+// groups beforehand. The merge drops the second aggregation's key index
+// first and its group rows as it goes; its states stay until the merge
+// ends.
 
-// errAggOverBudget ends a partial aggregation past its budget.
+// errAggOverBudget ends a partial aggregation past its budget, or one that
+// reduces its rows too little (see aggProbeRows).
 var errAggOverBudget = errors.New("BUG: partial aggregation over budget escaped")
+
+// aggProbeRows is the number of rows after which a worker checks its
+// reduction: with more than one group per aggPoorReduction rows so far
+// (TPC-H Q18's GROUP BY l_orderkey, four rows per group), the merge would
+// cost about what the workers saved and the groups of the two workers
+// together could pass the memory budget, so the parallel run gives way to
+// the serial one having read little (as Doris's streaming
+// pre-aggregation stops aggregating when it reduces too little). Tests
+// lower it.
+var aggProbeRows = 65536
+
+const aggPoorReduction = 8
 
 // aggParallelRuns and aggParallelFallbacks count the parallel runs and
 // those that ran again serially, for tests.
@@ -78,7 +94,7 @@ func (n *aggNode) runParallel(x *execCtx, fn rowFn) (ran bool, err error) {
 		return false, nil
 	}
 	budget := x.s.queryMemory()
-	parts, err := n.partialAggs(x, sc, kf, [][2][]byte{{lo, mid}, {mid, hi}}, budget/2)
+	parts, err := n.partialAggs(x, sc, kf, [][2][]byte{{lo, mid}, {mid, hi}}, budget)
 	aggParallelRuns.Add(1)
 	if err == errAggOverBudget {
 		aggParallelFallbacks.Add(1)
@@ -107,7 +123,7 @@ func (n *aggNode) runParallel(x *execCtx, fn rowFn) (ran bool, err error) {
 }
 
 // partialAggs aggregates each key range of ranges on a worker of its own,
-// each bounded by budget bytes of groups (0: unbounded), and returns the
+// all bounded by budget bytes of groups together (0: unbounded), and returns the
 // workers' aggregations in the order of ranges. Its error is that of the
 // first range that failed; errAggOverBudget only when no range failed
 // otherwise.
@@ -133,9 +149,10 @@ func (n *aggNode) partialAggs(x *execCtx, sc *scanNode, kf *keyFilter, ranges []
 		}
 	}
 	var wg sync.WaitGroup
+	var shared atomic.Int64
 	for w, r := range ranges {
 		wx := &execCtx{s: x.s, ctx: x.ctx.Fork(), st: x.st}
-		h := n.ap.newHashAgg(wx.ctx, aggLimits{budget: budget, over: true}, 0)
+		h := n.ap.newHashAgg(wx.ctx, aggLimits{budget: budget, shared: &shared}, 0)
 		hs[w] = h
 		var polls uint32
 		poll := func() error {
@@ -161,7 +178,11 @@ func (n *aggNode) partialAggs(x *execCtx, sc *scanNode, kf *keyFilter, ranges []
 					fail(w)
 				}
 			}()
+			rows := 0
 			errs[w] = sc.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
+				if rows++; rows == aggProbeRows && int(h.n)*aggPoorReduction > rows {
+					return false, errAggOverBudget
+				}
 				return true, h.consume(row, -1)
 			})
 		}()
@@ -191,6 +212,7 @@ func (n *aggNode) partialAggs(x *execCtx, sc *scanNode, kf *keyFilter, ranges []
 // h's, into h: o's groups h does not hold become h's next groups, in o's
 // order.
 func (h *hashAgg) absorb(o *hashAgg) {
+	o.ints, o.index = nil, groupIndex{}
 	ng := len(h.ap.groups)
 	for sg := int32(0); sg < o.n; sg++ {
 		vals := o.row(sg)[:ng]
@@ -198,7 +220,11 @@ func (h *hashAgg) absorb(o *hashAgg) {
 		for i, col := range h.cols {
 			expr.MergeGroup(col, g, o.cols[i], sg)
 		}
+		if sg%groupSlabSize == groupSlabSize-1 {
+			o.rows[sg/groupSlabSize] = nil
+		}
 	}
+	o.rows, o.cols = nil, nil
 }
 
 // lookup returns the group of key vals, made when h holds none.

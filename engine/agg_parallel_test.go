@@ -151,6 +151,38 @@ func TestParallelGroupByFallsBack(t *testing.T) {
 	}
 }
 
+// TestParallelGroupByPoorReduction: a GROUP BY with more than one group
+// per aggPoorReduction rows at the probe gives way to the serial
+// aggregation; one that reduces well does not.
+func TestParallelGroupByPoorReduction(t *testing.T) {
+	s := openSplitTable(t)
+	saved := aggProbeRows
+	aggProbeRows = 1000
+	defer func() { aggProbeRows = saved }()
+	for _, c := range []struct {
+		q        string
+		fallback bool
+	}{
+		{"SELECT k % 200, sum(p) FROM t GROUP BY k % 200", true}, // 200 groups in the first 1,000 rows
+		{"SELECT k % 100, sum(p) FROM t GROUP BY k % 100", false},
+	} {
+		var serial [][]string
+		withPipe(t, -1, func() { serial = formatRows(mustExec(t, s, c.q)) })
+		runs, falls := aggParallelRuns.Load(), aggParallelFallbacks.Load()
+		withPipe(t, 0, func() {
+			if got := formatRows(mustExec(t, s, c.q)); !reflect.DeepEqual(got, serial) {
+				t.Errorf("%s: answer differs from the serial one", c.q)
+			}
+		})
+		if aggParallelRuns.Load() == runs {
+			t.Errorf("%s: not run in parallel", c.q)
+		}
+		if fell := aggParallelFallbacks.Load() > falls; fell != c.fallback {
+			t.Errorf("%s: fell back %v, want %v", c.q, fell, c.fallback)
+		}
+	}
+}
+
 // TestParallelGroupByDeclines: aggregates whose states do not merge
 // exactly (a DOUBLE sum, GROUP_CONCAT, COUNT(DISTINCT)) and GROUPING
 // SETS run serially.
