@@ -19,6 +19,10 @@ type aggLimits struct {
 	poll   func() error
 	// spilled, when set, counts the partition files written.
 	spilled *atomic.Int64
+	// shared, when set, is the bytes of groups of all the partial
+	// aggregations of one statement (agg_parallel.go): past budget in
+	// total, a run ends with errAggOverBudget instead of spilling.
+	shared *atomic.Int64
 }
 
 const (
@@ -34,19 +38,21 @@ const (
 // the order they were made; a group's values (the aggregated row) are in
 // rows, its aggregate states in cols.
 type hashAgg struct {
-	ap     *aggPlan
-	ctx    *expr.Context
-	lim    aggLimits
-	depth  int
-	seed   maphash.Seed
-	mem    int64
-	parts  []*spill.Writer // set once spilling
-	key    []byte
-	args   []types.Value
-	one    [1]types.Value
-	gvals  []types.Value
-	masked []types.Value
-	rec    []types.Value
+	ap    *aggPlan
+	ctx   *expr.Context
+	lim   aggLimits
+	depth int
+	seed  maphash.Seed
+	mem   int64
+	// counted is the part of mem added to lim.shared.
+	counted int64
+	parts   []*spill.Writer // set once spilling
+	key     []byte
+	args    []types.Value
+	one     [1]types.Value
+	gvals   []types.Value
+	masked  []types.Value
+	rec     []types.Value
 	// cols holds each aggregate call's states; nil for GROUPING().
 	cols []expr.AggColumn
 	// rows holds the groups' rows, groupSlabSize groups per slab; n is the
@@ -289,6 +295,14 @@ func (h *hashAgg) addArgs(col expr.AggColumn, g int32, a *aggCall, row []types.V
 // maybeSpill starts spilling once the groups outgrow the budget: the
 // groups held stay and keep aggregating; rows of new groups go to files.
 func (h *hashAgg) maybeSpill() error {
+	if h.lim.shared != nil {
+		total := h.lim.shared.Add(h.mem - h.counted)
+		h.counted = h.mem
+		if h.lim.budget > 0 && total > h.lim.budget {
+			return errAggOverBudget
+		}
+		return nil
+	}
 	if h.lim.budget <= 0 || h.mem <= h.lim.budget || h.depth >= aggMaxDepth || len(h.ap.groups) == 0 {
 		return nil
 	}

@@ -18,6 +18,10 @@ type aggPlan struct {
 	// sets, for GROUPING SETS, ROLLUP and CUBE, marks for each grouping
 	// set the groups it holds; nil for a plain GROUP BY.
 	sets [][]bool
+	// nonLocal is set when a group expression or an aggregate argument
+	// reads more than the FROM scope's columns (a subquery, an outer
+	// reference): it cannot be evaluated on a scan worker.
+	nonLocal bool
 }
 
 type aggCall struct {
@@ -113,6 +117,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		if err := checkGroupBy(g); err != nil {
 			return err
 		}
+		ap.nonLocal = ap.nonLocal || !readsScopeOnly(g, p.scope)
 		c, err := expr.Bind(g, p.bindScope(p.scope.Columns, "AGGREGATE"))
 		if err != nil {
 			return err
@@ -151,6 +156,7 @@ func (s *Session) planAggregate(p *plan, st *sql.Select, items []sql.SelectItem)
 		var args []expr.Compiled
 		var argTypes []types.Type
 		for _, a := range call.Args {
+			ap.nonLocal = ap.nonLocal || !readsScopeOnly(a, p.scope)
 			sc := argScope()
 			sc.Shared = share
 			c, err := expr.Bind(a, sc)

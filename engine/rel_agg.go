@@ -23,6 +23,9 @@ func (n *aggNode) estimate() int64 {
 	return max(1, n.child.estimate()/10)
 }
 func (n *aggNode) run(x *execCtx, fn rowFn) error {
+	if ran, err := n.runParallel(x, fn); ran {
+		return err
+	}
 	run := n.child.run
 	if sc, ok := n.child.(*scanNode); ok && n.ap.orderFree() {
 		run = sc.runAnyOrder

@@ -15,6 +15,9 @@ const (
 	likePrefix
 	likeSuffix
 	likeContains
+	// likeSegments is a pattern of literals and %s only, at least two
+	// literal runs between its %s: 'a%b%c', '%special%requests%'.
+	likeSegments
 	likeGeneral
 )
 
@@ -37,6 +40,11 @@ type likeMatcher struct {
 	kind likeKind
 	lit  string
 	toks []likeTok
+	// segs, for likeSegments: the literal runs between the %s; the first
+	// is anchored at the start of the string unless the pattern starts
+	// with %, the last at its end unless the pattern ends with %.
+	segs             []string
+	anchorL, anchorR bool
 }
 
 func compileLike(p string) *likeMatcher {
@@ -74,7 +82,7 @@ func compileLike(p string) *likeMatcher {
 	var sb strings.Builder
 	for _, t := range inner {
 		if t.kind != tokLit {
-			return m
+			return compileSegments(m)
 		}
 		sb.WriteRune(t.r)
 	}
@@ -102,8 +110,70 @@ func (m *likeMatcher) match(s string) bool {
 		return strings.HasSuffix(s, m.lit)
 	case likeContains:
 		return strings.Contains(s, m.lit)
+	case likeSegments:
+		return m.matchSegments(s)
 	}
 	return matchToks(s, m.toks)
+}
+
+// compileSegments makes m, a general pattern, a likeSegments one when it
+// has no _: its literal runs are then matched by substring search, each
+// at its leftmost place after the one before (the leftmost place leaves
+// the most room for the runs after it, so a match is found whenever one
+// exists). On valid UTF-8 a byte search finds exactly the runs a
+// character-by-character match finds.
+func compileSegments(m *likeMatcher) *likeMatcher {
+	var segs []string
+	var sb strings.Builder
+	for _, t := range m.toks {
+		switch t.kind {
+		case tokOne:
+			return m
+		case tokAny:
+			segs = append(segs, sb.String())
+			sb.Reset()
+		default:
+			if !utf8.ValidRune(t.r) {
+				return m
+			}
+			sb.WriteRune(t.r)
+		}
+	}
+	segs = append(segs, sb.String())
+	// segs has one more entry than the pattern has %s: the first is ""
+	// when the pattern starts with %, the last "" when it ends with one.
+	m.anchorL, m.anchorR = segs[0] != "", segs[len(segs)-1] != ""
+	m.segs, m.kind = segs, likeSegments
+	return m
+}
+
+func (m *likeMatcher) matchSegments(s string) bool {
+	if !utf8.ValidString(s) {
+		return matchToks(s, m.toks)
+	}
+	segs := m.segs
+	if m.anchorL {
+		if !strings.HasPrefix(s, segs[0]) {
+			return false
+		}
+		s = s[len(segs[0]):]
+	}
+	segs = segs[1:]
+	last := segs[len(segs)-1]
+	if m.anchorR {
+		if !strings.HasSuffix(s, last) {
+			return false
+		}
+		s = s[:len(s)-len(last)]
+	}
+	for _, seg := range segs[:len(segs)-1] {
+		i := strings.Index(s, seg)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(seg):]
+	}
+	return true
 }
 
 func matchToks(s string, p []likeTok) bool {
