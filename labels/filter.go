@@ -17,16 +17,18 @@ import (
 // of CPU under concurrent loads). A false positive only costs that read.
 //
 // The filter only grows: a label Expire deletes keeps its bits. It is
-// built at Open from the label index and rebuilt by DropExpired once more
-// labels were added than it was sized for; a full filter is dropped and
+// built at Open from the label index (by the first DropExpired when the
+// store holds more than filterOpenLabels labels) and rebuilt by
+// DropExpired once more labels were added than it was sized for; a full filter is dropped and
 // lookups read the store until the rebuild. A store holding more than
 // filterMaxLabels labels has no filter (lookups read the store, as they
 // did before the filter); DropExpired tries again after filterRetry.
 var (
-	filterMinLabels uint = 1 << 16
-	filterMaxLabels uint = 4 << 20 // ~4.8 MB of bits at 1% false positives
-	filterFalsePos       = 0.01
-	filterRetry          = 10 * time.Minute
+	filterMinLabels  uint = 1 << 16
+	filterMaxLabels  uint = 4 << 20 // ~4.8 MB of bits at 1% false positives
+	filterOpenLabels uint = 1 << 16
+	filterFalsePos        = 0.01
+	filterRetry           = 10 * time.Minute
 
 	// filterRebuildHook, when set (tests), runs during a rebuild once the
 	// scan of the label index has its view of the store.
@@ -81,14 +83,27 @@ func (s *Store) mayHold(db, label string) bool {
 // running when it started is added from memory, and one that finished
 // before has its index key in the store before the scan reads it.
 // REQUIRES: s.expireMu held, or no other use of s (Open).
-func (s *Store) rebuildFilter() error {
-	n, err := s.countLabels(filterMaxLabels + 1)
+func (s *Store) rebuildFilter() error { return s.buildFilter(filterMaxLabels) }
+
+// openFilter builds the filter at Open when the store holds at most
+// filterOpenLabels labels; a larger store is left without one for the first
+// DropExpired to build (cmd/loadgw runs one at once, on the maintenance
+// goroutine), so that Open stays quick.
+func (s *Store) openFilter() error { return s.buildFilter(min(filterOpenLabels, filterMaxLabels)) }
+
+// buildFilter is rebuildFilter giving up above limit labels; only the limit
+// filterMaxLabels delays the next try (filterRetry).
+func (s *Store) buildFilter(limit uint) error {
+	n, err := s.countLabels(limit + 1)
 	if err != nil {
 		return err
 	}
-	if n > filterMaxLabels {
+	if n > limit {
 		s.mu.Lock()
-		s.filter, s.filterRetryAt = nil, s.clk.Now().Add(filterRetry)
+		s.filter = nil
+		if limit >= filterMaxLabels {
+			s.filterRetryAt = s.clk.Now().Add(filterRetry)
+		}
 		s.mu.Unlock()
 		return nil
 	}

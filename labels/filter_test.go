@@ -158,3 +158,28 @@ func TestLabelFilterRebuildRace(t *testing.T) {
 		r.refused(l)
 	}
 }
+
+// TestLabelFilterLargeStoreAtOpen: Open of a store with more than
+// filterOpenLabels labels leaves the filter to the first DropExpired.
+func TestLabelFilterLargeStoreAtOpen(t *testing.T) {
+	smallFilter(t, 2, 1<<20)
+	old := filterOpenLabels
+	filterOpenLabels = 3
+	t.Cleanup(func() { filterOpenLabels = old })
+	r := newRetention(t)
+	for i := 0; i < 4; i++ {
+		r.load(fmt.Sprintf("a%d", i))
+	}
+	r.restart()
+	if got := r.filterState(); got != "none" {
+		t.Fatalf("filter at Open of 4 labels: %s, want none", got)
+	}
+	r.refused("a3")
+	if err := r.s.DropExpired(r.clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.filterState(); got != "4 of 8" {
+		t.Fatalf("filter after the first DropExpired: %s", got)
+	}
+	r.refused("a3")
+}

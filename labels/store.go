@@ -137,7 +137,7 @@ func Open(db *storage.DB, clk clock.Clock, opts Options) (*Store, error) {
 	if err := s.load(); err != nil {
 		return nil, fmt.Errorf("cannot open label store: %w", err)
 	}
-	if err := s.rebuildFilter(); err != nil {
+	if err := s.openFilter(); err != nil {
 		return nil, fmt.Errorf("cannot open label store: %w", err)
 	}
 	return s, nil
