@@ -26,7 +26,7 @@ import (
 var (
 	filterMinLabels  uint = 1 << 16
 	filterMaxLabels  uint = 4 << 20 // ~4.8 MB of bits at 1% false positives
-	filterOpenLabels uint = 1 << 16
+	filterOpenLabels uint = 1 << 14
 	filterFalsePos        = 0.01
 	filterRetry           = 10 * time.Minute
 
