@@ -39,7 +39,7 @@ func (s *Store) DropExpired(now time.Time) error {
 			return fmt.Errorf("cannot drop expired txns: %w", err)
 		}
 		if n < expireBatch {
-			return s.maybeRebuildFilter(now)
+			return nil
 		}
 	}
 }

@@ -116,10 +116,6 @@ type Store struct {
 	nextID    int64
 	windowEnd int64 // persisted: no id >= windowEnd was handed out
 	recovered []*Txn
-	// filter holds every label the store may hold (filter.go); nil: none,
-	// lookups read the store. building is the filter a rebuild fills.
-	filter, building *labelFilter
-	filterRetryAt    time.Time // no rebuild before (the store held too many labels)
 }
 
 // Open reads the txns that had not finished, aborts those left in PREPARE
@@ -135,9 +131,6 @@ func Open(db *storage.DB, clk clock.Clock, opts Options) (*Store, error) {
 	}
 	s.cond = sync.NewCond(&s.mu)
 	if err := s.load(); err != nil {
-		return nil, fmt.Errorf("cannot open label store: %w", err)
-	}
-	if err := s.openFilter(); err != nil {
 		return nil, fmt.Errorf("cannot open label store: %w", err)
 	}
 	return s, nil
@@ -196,7 +189,6 @@ func (s *Store) add(e *entry) {
 	}
 	s.txns[e.t.ID] = e
 	s.byLabel[k] = e
-	s.noteLabel(k.db, k.label)
 }
 
 // remove drops e from the indexes. REQUIRES: s.mu held.
@@ -234,9 +226,6 @@ func (s *Store) byID(id int64) (*entry, error) {
 func (s *Store) newest(db, label string) (*Txn, error) {
 	if e := s.byLabel[labelKey{db, label}]; e != nil {
 		return &e.t, nil
-	}
-	if !s.mayHold(db, label) {
-		return nil, nil
 	}
 	return readNewest(s.db, db, label)
 }
