@@ -22,7 +22,14 @@ import (
 // load into a Duplicate Key or merge-on-write table over loopback HTTP, one
 // at a time, on a store without fsync: the fixed costs of a small load
 // beside its rows (see BENCHMARKS.md, "Concurrent small loads").
-func BenchmarkLoad1000Rows(b *testing.B) {
+func BenchmarkLoad1000Rows(b *testing.B) { benchLoadRows(b, 1000) }
+
+// BenchmarkLoad100Rows is BenchmarkLoad1000Rows with 100-row loads, where
+// the fixed costs of a load (HTTP, label, txn records, response, load
+// history) are most of it.
+func BenchmarkLoad100Rows(b *testing.B) { benchLoadRows(b, 100) }
+
+func benchLoadRows(b *testing.B, rows int) {
 	for _, model := range []string{"dup", "mow", "mow_binlog"} {
 		b.Run(model, func(b *testing.B) {
 			dir := b.TempDir()
@@ -60,7 +67,7 @@ func BenchmarkLoad1000Rows(b *testing.B) {
 				resp.Body.Close()
 			}
 			var data bytes.Buffer
-			for i := 0; i < 1000; i++ {
+			for i := 0; i < rows; i++ {
 				fmt.Fprintf(&data, `{"k":%d,"v1":%d,"v2":"some text of 20 chs","ts":"2026-11-29 10:00:00"}`+"\n", 1_000_000_000_000+i, i*7919%1000000)
 			}
 			b.SetBytes(int64(data.Len()))

@@ -3,11 +3,15 @@ package labels
 import (
 	"fmt"
 	"time"
-
-	"loadgw/storage"
 )
 
-// Begin starts a txn with label in db and persists it in PREPARE (synced).
+// Begin starts a txn with label in db and writes it in PREPARE, without a
+// sync of its own: Doris's FE does not log the PREPARE txn of a stream load
+// at all ("if prepare txn lost, the following commit will just be failed.
+// user only need to retry this txn", DatabaseTransactionMgr). Every later
+// synced write (the txn's commit, pre-commit or abort) makes the record
+// durable with it; a crash before one loses the txn and frees its label,
+// and nothing the load did can have been answered as done.
 // The label must match LabelRegex and must not be held by a txn of db that is
 // not ABORTED, which a VISIBLE txn does for LabelKeep after it finished;
 // otherwise the error is a *LabelExistsError. Of concurrent
@@ -38,7 +42,7 @@ func (s *Store) BeginWithTimeout(db, label, table string, timeout time.Duration)
 	e := &entry{t: Txn{ID: id, DB: db, Label: label, Table: table, State: StatePrepare,
 		PrepareTime: truncMs(s.clk.Now()), TimeoutMs: timeout.Milliseconds()}}
 	s.add(e) // holds the label while the record is written
-	if err := s.write(e, &e.t); err != nil {
+	if err := s.writeSync(e, &e.t, false); err != nil {
 		s.remove(e)
 		return nil, fmt.Errorf("cannot begin txn: %w", err)
 	}
@@ -64,14 +68,23 @@ func (s *Store) allocID() (int64, error) {
 // write persists t as e's record (synced) with s.mu released meanwhile; e is
 // pending during the write, so other writers of e wait.
 // REQUIRES: s.mu held, e indexed and not pending.
-func (s *Store) write(e *entry, t *Txn) error {
+func (s *Store) write(e *entry, t *Txn) error { return s.writeSync(e, t, true) }
+
+// writeSync is write, waiting for the fsync only when sync is set.
+// REQUIRES: s.mu held, e indexed and not pending.
+func (s *Store) writeSync(e *entry, t *Txn, sync bool) error {
 	s.mustBeIndexed(e)
 	e.pending = true
 	s.mu.Unlock()
-	err := s.db.Update(func(b *storage.Batch) error {
-		putTxn(b, t)
-		return nil
-	})
+	b := s.db.NewBatch()
+	putTxn(b, t)
+	var err error
+	if sync {
+		err = b.Commit()
+	} else {
+		err = b.CommitNoSync()
+	}
+	b.Close()
 	s.mu.Lock()
 	e.pending = false
 	s.cond.Broadcast()

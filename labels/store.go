@@ -10,7 +10,10 @@
 //
 // # Atomicity and crash contract
 //
-// Begin and every abort are synced writes of their own. A commit or a
+// Every abort is a synced write of its own; Begin writes the PREPARE
+// record without a sync (a crash before the txn's next synced write loses
+// it and frees the label, as Doris does not persist a stream load's PREPARE
+// txn; see Begin). A commit or a
 // pre-commit is put into the caller's batch (WriteCommit, WritePrecommit) so
 // the txn record and the load's rows become durable in one atomic step; the
 // caller then reports the outcome with Published (or WriteFailed). Between

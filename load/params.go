@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -90,16 +91,33 @@ type Params struct {
 // header reads a header case-insensitively (net/http canonicalises names,
 // and Go's Header.Get does too, but Doris header names contain dots and
 // underscores that clients spell in any case).
+// A load reads some 35 headers, most of them absent: the lookup of a name
+// allocates nothing (its canonical form is computed once per name) and the
+// case-insensitive scan compares only names of its length (header names are
+// ASCII; Doris's BE compares them ASCII case-insensitively).
 func header(h http.Header, name string) (string, bool) {
-	if v, ok := h[http.CanonicalHeaderKey(name)]; ok && len(v) > 0 {
+	if v, ok := h[canonicalName(name)]; ok && len(v) > 0 {
 		return v[0], true
 	}
 	for k, v := range h {
-		if strings.EqualFold(k, name) && len(v) > 0 {
+		if len(k) == len(name) && strings.EqualFold(k, name) && len(v) > 0 {
 			return v[0], true
 		}
 	}
 	return "", false
+}
+
+// canonicalNames caches http.CanonicalHeaderKey of the header names this
+// package and its callers look up (names written in the code, so few).
+var canonicalNames sync.Map // string → string
+
+func canonicalName(name string) string {
+	if c, ok := canonicalNames.Load(name); ok {
+		return c.(string)
+	}
+	c := http.CanonicalHeaderKey(name)
+	canonicalNames.Store(name, c)
+	return c
 }
 
 // Header returns a header by name, case-insensitively.

@@ -130,6 +130,9 @@ type srcBatch struct {
 	n       int
 	eof     bool
 	err     error
+	// hi bounds the rows written since the batch left the pool: the rows
+	// below it may hold values (see scrub).
+	hi int
 }
 
 const srcBatchRows = 1024
@@ -192,6 +195,9 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 			b.rawEnd[b.n] = len(b.raw)
 			b.n++
 		}
+		// Row b.n was cleared and maybe partly read before the end or an
+		// error.
+		b.hi = min(max(b.hi, b.n+1), srcBatchRows)
 		select {
 		case full <- b:
 		case <-ctx.Done():

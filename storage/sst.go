@@ -119,6 +119,15 @@ func FinishAll(db *DB, ws ...*SSTWriter) error {
 	if err := db.checkStopped(); err != nil {
 		return err
 	}
+	// Everything written before the ingestion is made durable first: an
+	// ingested file must not survive a crash that loses the unsynced writes
+	// that led to it (a load's PREPARE record, labels.Store.Begin; its staged
+	// rows). A failed sync stops the store here, before Pebble rotates its
+	// WAL for an ingestion that overlaps the memtable, where a failed sync
+	// is a panic that ends the process.
+	if err := db.pdb.LogData(nil, db.write); err != nil {
+		return fmt.Errorf("cannot sync the WAL before an ingestion: %w", err)
+	}
 	for _, p := range paths {
 		if st, err := db.opts.FS.Stat(p); err == nil {
 			db.wrote(st.Size())
