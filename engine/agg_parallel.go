@@ -61,19 +61,7 @@ func (ap *aggPlan) mergeable() bool {
 	if len(ap.groups) == 0 || ap.sets != nil || ap.nonLocal {
 		return false
 	}
-	for _, a := range ap.aggs {
-		if a.fn == nil {
-			return false
-		}
-		ts := make([]types.Type, len(a.args))
-		for i, c := range a.args {
-			ts[i] = c.Type()
-		}
-		if !expr.OrderFree(a.fn, ts) {
-			return false
-		}
-	}
-	return true
+	return ap.aggsOrderFree()
 }
 
 // runParallel runs the aggregation as partial aggregations on two scan

@@ -264,6 +264,13 @@ func (ap *aggPlan) orderFree() bool {
 	if len(ap.groups) > 0 || ap.sets != nil {
 		return false
 	}
+	return ap.aggsOrderFree()
+}
+
+// aggsOrderFree reports whether every aggregate of the plan gives the same
+// state whatever the order of its input rows (expr.OrderFree), so that
+// partial states merge exactly.
+func (ap *aggPlan) aggsOrderFree() bool {
 	for _, a := range ap.aggs {
 		if a.fn == nil {
 			return false
