@@ -18,6 +18,7 @@ import (
 //	sql [db=NAME]          run the input's statements in the script's session
 //	restart                close and reopen the engine on the same store
 //	clock set=RFC3339 | advance=DURATION
+//	index-check table=T    each index of T: its entries against its rows
 //	spill-files            whether queries wrote spill files since the last
 //	                       spill-files, and how many are left in tmp-query/
 //
@@ -52,6 +53,15 @@ func TestDataDriven(t *testing.T) {
 				e = open()
 				sess = e.NewSession(db)
 				return "ok\n"
+			case "index-check":
+				// The entries of each built index of a table against its rows.
+				var table string
+				d.ScanArgs(t, "table", &table)
+				out, err := e.CheckIndexes(sess.db, table)
+				if err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				return out
 			case "reclaim":
 				n, err := e.ReclaimTTL()
 				if err != nil {
