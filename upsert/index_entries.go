@@ -294,3 +294,17 @@ func (s *stagedIndex) close() {
 		s.b = nil
 	}
 }
+
+// IndexEntryKeys returns what calls fn with the key of each index entry of
+// a stored row (key, val) of rc's table, for a remover that deletes keys
+// (row TTL reclamation); nil when the table has no built index. The entry
+// is valid during the call only.
+func IndexEntryKeys(rc *catalog.RowCodec) func(key, val []byte, fn func(entry []byte)) error {
+	x := newIndexer(rc)
+	if x == nil {
+		return nil
+	}
+	return func(key, val []byte, fn func(entry []byte)) error {
+		return x.entries(key, val, func(entry []byte) error { fn(entry); return nil })
+	}
+}
