@@ -109,8 +109,14 @@ func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, h
 	if n.t.Keys != catalog.DupKeys || n.prefix != nil && n.span == nil {
 		return nil, nil
 	}
-	n.estimate() // reads the table's rows when not yet read
-	limit := n.rows / seekRatio
+	if n.lookup == nil && (kf == nil || len(n.t.Indexes) == 0) {
+		return nil, nil // no index to use: the table's size is not read
+	}
+	rows := n.rows // not n.estimate(): pipelined scans run this on workers
+	if rows == 0 && n.rowsOf != nil {
+		rows = n.rowsOf()
+	}
+	limit := rows / seekRatio
 	if limit < 1 {
 		return nil, nil
 	}
@@ -167,6 +173,10 @@ func (n *scanNode) indexOn(slot int) (upsert.IndexCol, bool) {
 	return upsert.IndexCol{}, false
 }
 
+// lookupSample is the number of values whose rows are counted before a
+// lookup extrapolates them to all its values.
+const lookupSample = 32
+
 // collect reads the entries of vals of index ic and returns the row keys
 // they name within [lo, hi), sorted and distinct; nil when there are more
 // than limit (the scan reads its range).
@@ -188,6 +198,9 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 	for i, vp := range encs {
 		if i > 0 && bytes.Equal(vp, encs[i-1]) {
 			continue
+		}
+		if i == lookupSample && int64(len(keys))*int64(len(encs)) > limit*int64(i) {
+			return nil, it.Close() // the first values' rows say there are too many
 		}
 		for ok := it.SeekGE(vp); ok && bytes.HasPrefix(it.Key(), vp); ok = it.Next() {
 			start := len(arena)
