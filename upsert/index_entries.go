@@ -1,8 +1,10 @@
 package upsert
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -170,21 +172,56 @@ func (x *indexer) entries(key, val []byte, fn func(entry []byte) error) error {
 }
 
 // appendDupIndex adds the index entries of the rows appendDup wrote at ts
-// (row i of set has LSN i).
+// (row i of set has LSN i), sorted: the memtable takes keys in order much
+// faster than scattered ones.
 func appendDupIndex(out kvWriter, rc *catalog.RowCodec, set *encodedRows, ts uint64) error {
 	x := newIndexer(rc)
 	if x == nil {
 		return nil
 	}
+	var es sortedEntries
 	var key []byte
 	for i := 0; i < set.len(); i++ {
 		e := set.row(i)
 		key = binary.BigEndian.AppendUint64(append(key[:0], e.key...), ts)
 		key = binary.BigEndian.AppendUint32(key, uint32(i))
-		if err := x.entries(key, e.val, func(entry []byte) error { return out.Set(entry, nil) }); err != nil {
+		if err := x.entries(key, e.val, es.add); err != nil {
 			return err
 		}
 	}
+	return es.write(func(k []byte) error { return out.Set(k, nil) })
+}
+
+// sortedEntries collects entry keys in one arena to write them in order.
+type sortedEntries struct {
+	arena []byte
+	ends  []int
+}
+
+func (s *sortedEntries) add(e []byte) error {
+	s.arena = append(s.arena, e...)
+	s.ends = append(s.ends, len(s.arena))
+	return nil
+}
+
+// size is the bytes collected.
+func (s *sortedEntries) size() int { return len(s.arena) }
+
+// write calls fn with each entry in key order and empties s.
+func (s *sortedEntries) write(fn func(k []byte) error) error {
+	keys := make([][]byte, len(s.ends))
+	start := 0
+	for i, end := range s.ends {
+		keys[i] = s.arena[start:end:end]
+		start = end
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	for _, k := range keys {
+		if err := fn(k); err != nil {
+			return err
+		}
+	}
+	s.arena, s.ends = s.arena[:0], s.ends[:0]
 	return nil
 }
 
@@ -239,10 +276,11 @@ func IndexRemover(rc *catalog.RowCodec) func(b *storage.Batch, key, val []byte) 
 type stagedIndex struct {
 	db *storage.DB
 	x  *indexer
-	b  *storage.Batch
+	es sortedEntries
 }
 
-// stagedIndexBatch is the size at which a batch of entries is committed.
+// stagedIndexBatch is the size at which the entries collected are sorted
+// and committed.
 const stagedIndexBatch = 16 << 20
 
 func newStagedIndex(db *storage.DB, rc *catalog.RowCodec) *stagedIndex {
@@ -258,19 +296,26 @@ func (s *stagedIndex) add(key, val []byte) error {
 	if s == nil {
 		return nil
 	}
-	if s.b == nil {
-		s.b = s.db.NewBatchSize(stagedIndexBatch + 1<<20)
-	}
-	if err := s.x.entries(key, val, func(e []byte) error { s.b.Set(e, nil); return nil }); err != nil {
+	if err := s.x.entries(key, val, s.es.add); err != nil {
 		return err
 	}
-	if s.b.Len() >= stagedIndexBatch {
-		err := s.b.CommitNoSync()
-		s.b.Close()
-		s.b = nil
-		return err
+	if s.es.size() >= stagedIndexBatch {
+		return s.commit(false)
 	}
 	return nil
+}
+
+// commit writes the entries collected in key order in one batch.
+func (s *stagedIndex) commit(sync bool) error {
+	b := s.db.NewBatchSize(s.es.size() + 16*len(s.es.ends) + 64)
+	defer b.Close()
+	if err := s.es.write(func(k []byte) error { b.Set(k, nil); return nil }); err != nil {
+		return err
+	}
+	if sync {
+		return b.Commit()
+	}
+	return b.CommitNoSync()
 }
 
 // finish commits the last entries and syncs them all.
@@ -278,21 +323,7 @@ func (s *stagedIndex) finish() error {
 	if s == nil {
 		return nil
 	}
-	if s.b == nil {
-		s.b = s.db.NewBatch()
-	}
-	err := s.b.Commit()
-	s.b.Close()
-	s.b = nil
-	return err
-}
-
-// close drops unwritten entries.
-func (s *stagedIndex) close() {
-	if s != nil && s.b != nil {
-		s.b.Close()
-		s.b = nil
-	}
+	return s.commit(true)
 }
 
 // IndexEntryKeys returns what calls fn with the key of each index entry of

@@ -418,7 +418,6 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *c
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
 		ix := newStagedIndex(w.db, rc)
-		defer ix.close()
 		if n, err = writeStagedDup(sst, rec, it, len(sp), ts, ix); err == nil {
 			err = ix.finish() // synced before the rows are ingested
 		}
