@@ -112,13 +112,19 @@ type Distribution struct {
 	Buckets int      // 0 means AUTO
 }
 
-// Index is a secondary index declaration (kept and shown, not used).
+// Index is a secondary index declaration. Those upsert.Indexable accepts
+// are built: ID names their stored entries (upsert/index_entries.go),
+// built for the column with ColUID of type ColType; ID 0 is a declaration
+// only (kept and shown, not used).
 type Index struct {
 	Name       string
 	Columns    []string
 	Type       string
 	Properties map[string]string `json:",omitempty"`
 	Comment    string            `json:",omitempty"`
+	ID         int64             `json:",omitempty"`
+	ColUID     int32             `json:",omitempty"`
+	ColType    types.Type        `json:",omitzero"`
 }
 
 // Table is an immutable snapshot of a table's definition.

@@ -64,6 +64,9 @@ func (s *Session) runAlterTable(st *sql.AlterTable, job *waitingAlter) error {
 		d.Tables[nt.Name] = nt
 		after = nt
 		rewrite, err := s.keySchemaChange(old, nt)
+		if err == nil {
+			err = s.alterIndexEntries(tx, old, nt, rewrite != nil)
+		}
 		if rewrite != nil {
 			shadow = job.shadowID(tx)
 			rewritten = s.e.keys.rewriting()

@@ -9,6 +9,7 @@ import (
 	"loadgw/catalog"
 	"loadgw/sql"
 	"loadgw/types"
+	"loadgw/upsert"
 )
 
 // Partition add and drop follow Doris's InternalCatalog.addPartition /
@@ -251,6 +252,7 @@ func (s *Session) dropPartition(tx *catalog.Tx, t *catalog.Table, op *sql.DropPa
 	row := make([]types.Value, len(t.Columns))
 	var scratch []types.Value
 	fill := func(int) types.Value { return types.NullValue }
+	rm := upsert.IndexRemover(rc)
 	for vs.Next() {
 		if err := rc.DecodeKey(vs.Key(), row); err != nil {
 			return err
@@ -260,6 +262,11 @@ func (s *Session) dropPartition(tx *catalog.Tx, t *catalog.Table, op *sql.DropPa
 		}
 		if loc.Locate(row) == name {
 			tx.Batch.Delete(slices.Clone(vs.Key()))
+			if rm != nil {
+				if err := rm(tx.Batch, vs.Key(), vs.Value()); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if err := vs.Close(); err != nil {

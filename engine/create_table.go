@@ -52,6 +52,7 @@ func (s *Session) addTable(db string, t *catalog.Table, ifNotExists bool) (*Resu
 			return errorf("Table '%s' already exists", t.Name)
 		}
 		t.ID = tx.NewID()
+		assignIndexIDs(tx, t)
 		d.Tables[t.Name] = t
 		return nil
 	})

@@ -18,6 +18,8 @@ import (
 //	sql [db=NAME]          run the input's statements in the script's session
 //	restart                close and reopen the engine on the same store
 //	clock set=RFC3339 | advance=DURATION
+//	index-check table=T    each index of T: its entries against its rows
+//	index-rows             rows index lookups fetched since the last index-rows
 //	spill-files            whether queries wrote spill files since the last
 //	                       spill-files, and how many are left in tmp-query/
 //
@@ -31,6 +33,7 @@ func TestDataDriven(t *testing.T) {
 		defer func() { e.Close() }()
 		sess := e.NewSession("")
 		var spillSeen int64
+		indexSeen := indexLookupRows.Load()
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "sql":
@@ -52,6 +55,20 @@ func TestDataDriven(t *testing.T) {
 				e = open()
 				sess = e.NewSession(db)
 				return "ok\n"
+			case "index-rows":
+				// Rows fetched through index lookups since the last index-rows.
+				n := indexLookupRows.Load() - indexSeen
+				indexSeen += n
+				return fmt.Sprintf("%d\n", n)
+			case "index-check":
+				// The entries of each built index of a table against its rows.
+				var table string
+				d.ScanArgs(t, "table", &table)
+				out, err := e.CheckIndexes(sess.db, table)
+				if err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				return out
 			case "reclaim":
 				n, err := e.ReclaimTTL()
 				if err != nil {

@@ -9,14 +9,16 @@ import (
 	"loadgw/types"
 )
 
-// Secondary indexes (INVERTED, NGRAM_BF, BITMAP, ANN) are declarations in
-// loadgw: CREATE INDEX, ALTER TABLE ADD INDEX and DROP INDEX record them
-// with Doris's name, column and duplicate checks and texts
-// (SchemaChangeHandler.processAddIndex, checkDuplicateIndexes,
-// processDropIndex) for SHOW INDEX and SHOW CREATE TABLE; no index is
-// built and queries read the table. IndexDefinition.checkColumn's rules of
-// which column types and key models each index kind allows are not
-// applied.
+// Secondary indexes (INVERTED, NGRAM_BF, BITMAP, ANN): CREATE INDEX, ALTER
+// TABLE ADD INDEX and DROP INDEX record them with Doris's name, column and
+// duplicate checks and texts (SchemaChangeHandler.processAddIndex,
+// checkDuplicateIndexes, processDropIndex) for SHOW INDEX and SHOW CREATE
+// TABLE. Single-column INVERTED indexes without a parser on integer, date,
+// datetime, decimal and string columns of Duplicate Key tables are built
+// and used by scans (index_build.go, index_lookup.go); every other index,
+// and every index of a Unique or Aggregate Key table, stays a declaration
+// and queries read the table. IndexDefinition.checkColumn's rules of which
+// column types and key models each index kind allows are not applied.
 
 // createIndex is CREATE INDEX ... ON t: ALTER TABLE t ADD INDEX.
 func (s *Session) createIndex(st *sql.CreateIndex) (*Result, error) {

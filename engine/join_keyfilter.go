@@ -246,7 +246,7 @@ func (n *joinNode) explainKeyFilter(verbose bool) string {
 		if seekable(sc, slot) {
 			return ", probe key filter, seeks few keys" // see join_keyseek.go
 		}
-		return ", probe key filter"
+		return ", probe key filter" + sc.explainIndexFilter(slot)
 	}
 	var notes []string
 	for _, t := range n.keyTargets(buildLeft, probe, pkeys) {
@@ -254,7 +254,7 @@ func (n *joinNode) explainKeyFilter(verbose bool) string {
 		if t.sc.alias != "" {
 			name = t.sc.alias
 		}
-		notes = append(notes, "runtime filter "+t.sc.t.Columns[t.slot].Name+" -> "+name)
+		notes = append(notes, "runtime filter "+t.sc.t.Columns[t.slot].Name+" -> "+name+t.sc.explainIndexFilter(t.slot))
 	}
 	if len(notes) == 0 {
 		return ""

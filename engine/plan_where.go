@@ -59,6 +59,7 @@ func (p *planner) finishScans(src *source) error {
 		if len(sc.where) > 0 {
 			sc.prefix = p.s.keyPrefix(sc.t, andAll(sc.where), p.st.ctx)
 			sc.span = p.s.keySpan(sc.t, andAll(sc.where), p.st.ctx)
+			sc.lookup = p.s.indexPredicate(sc.t, sc.where, p.st.ctx)
 			// One bound conjunction evaluates faster than a chain.
 			f, err := expr.Bind(andAll(sc.where), p.scope(sc.columns, "FILTER"))
 			if err != nil {

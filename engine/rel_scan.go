@@ -40,6 +40,9 @@ type scanNode struct {
 	// sel is the query block that reads the scan (set by prune), to tell
 	// the columns read only by the pushed conjuncts (see filterOnly).
 	sel *sql.Select
+	// lookup is the index lookup the pushed conjuncts allow, or nil
+	// (index_lookup.go).
+	lookup *indexLookup
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -88,6 +91,11 @@ func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
 func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = poll
+	keys, err := n.lookupKeys(x, sc.r, kf, lo, hi) // index_lookup.go
+	if err != nil {
+		return err
+	}
+	sc.keys = keys
 	if x.s.readsDeleted() {
 		sc.keepDeleted()
 	}
@@ -152,6 +160,9 @@ func (n *scanNode) explain(verbose bool) (string, []relNode) {
 	}
 	if verbose {
 		s += n.explainAfter()
+	}
+	if verbose && n.lookup != nil {
+		s += " index lookup " + n.lookup.ic.Name + " on " + n.t.Columns[n.lookup.ic.Col].Name
 	}
 	return s, nil
 }

@@ -61,6 +61,9 @@ type scanner struct {
 	commits []uint64
 	loaded  bool
 	noVer   bool // the scan does not read __DORIS_VERSION_COL__
+	// keys, when not nil, are the only rows the scan reads, sorted: the
+	// rows an index lookup found (index_lookup.go).
+	keys [][]byte
 }
 
 // noVersion reports whether a scan reading the columns of need (nil: all)
@@ -119,6 +122,9 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 	if hi != nil && bytes.Compare(lo, hi) >= 0 {
 		return nil
 	}
+	if sc.keys != nil {
+		return sc.scanKeys(lo, hi, fn)
+	}
 	vs, err := sc.rc.VersionsIn(sc.r, lo, hi)
 	if err != nil {
 		return err
@@ -135,55 +141,50 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 				return err
 			}
 		}
-		if sc.enc != nil && !sc.encLate {
-			ok, err := sc.enc.keep(vs.Key(), vs.Value())
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-		}
-		if err := sc.decode(vs.Key(), vs.Value(), row); err != nil {
-			return err
-		}
-		if !sc.visible(row) {
-			continue
-		}
-		if sc.pre != nil {
-			ok, err := sc.pre(row)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if sc.encLate {
-				if ok, err := sc.enc.keep(vs.Key(), vs.Value()); err != nil || !ok {
-					if err != nil {
-						return err
-					}
-					continue
-				}
-			}
-			if sc.mid != nil {
-				if ok, err := sc.midFilter(vs.Value(), row); err != nil || !ok {
-					if err != nil {
-						return err
-					}
-					continue
-				}
-			}
-			if err := sc.decodeRest(vs.Value(), row); err != nil {
-				return err
-			}
-		}
-		more, err := fn(row)
+		more, err := sc.visit(vs.Key(), vs.Value(), row, fn)
 		if err != nil || !more {
 			return err
 		}
 	}
 	return vs.Close()
+}
+
+// visit decodes the stored row (key, val) into row and passes it to fn
+// when it shows and the scan's stage filters keep it; it reports whether
+// the scan goes on.
+func (sc *scanner) visit(key, val []byte, row []types.Value, fn func(row []types.Value) (bool, error)) (bool, error) {
+	if sc.enc != nil && !sc.encLate {
+		ok, err := sc.enc.keep(key, val)
+		if err != nil || !ok {
+			return err == nil, err
+		}
+	}
+	if err := sc.decode(key, val, row); err != nil {
+		return false, err
+	}
+	if !sc.visible(row) {
+		return true, nil
+	}
+	if sc.pre != nil {
+		ok, err := sc.pre(row)
+		if err != nil || !ok {
+			return err == nil, err
+		}
+		if sc.encLate {
+			if ok, err := sc.enc.keep(key, val); err != nil || !ok {
+				return err == nil, err
+			}
+		}
+		if sc.mid != nil {
+			if ok, err := sc.midFilter(val, row); err != nil || !ok {
+				return err == nil, err
+			}
+		}
+		if err := sc.decodeRest(val, row); err != nil {
+			return false, err
+		}
+	}
+	return fn(row)
 }
 
 // bySequence reports whether the table is merge-on-read with a sequence

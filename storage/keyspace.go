@@ -9,6 +9,9 @@ package storage
 // byte order, which is the order of the keys in the store.
 //
 //	prefix              owner                 what lives under it
+//	I                   upsert/index_entries.go  I | table id | index id | column value | row key past the table
+//	                                            prefix → (empty): one entry of a built INVERTED index per row of a
+//	                                            Duplicate Key table
 //	a/                  upsert/autoinc.go     a/ | table id | column uid → high-water mark of AUTO_INCREMENT ids
 //	b                   binlog/block.go       b | table id | commit TSO | LSN → a block of a commit's Row Binlog change
 //	                                            records from that LSN on (value starts 0x81), or, in stores written
@@ -39,11 +42,17 @@ package storage
 //
 // # Orderings the code relies on
 //
+//   - Index entries ('I') sort before every other key, so a staged load's
+//     entries go to a table file of their own that overlaps none of the
+//     other files of its ingestion (rows, change records). The column value
+//     is self-delimiting (keyenc.go), so the entries of one value are one
+//     prefix, sorted by row key.
 //   - Table prefixes are prefix-free: "b" and "r" take the whole letter and
 //     are followed by a fixed 8-byte table id, so the range
 //     [r|id, PrefixEnd(r|id)) holds exactly the rows of table id (DROP and
 //     TRUNCATE delete it with one range deletion; scans bound iterators
-//     with it). No other prefix may start with 'b' or 'r'.
+//     with it). No other prefix may start with 'b', 'r' or 'I'
+//     ('I' is followed by the table id too).
 //   - Within a table's rows, the versions of one key are adjacent and, on
 //     Unique and Aggregate Key tables, newest first (^TSO): a scan keeps the
 //     first version of each key and a seek finds the current row. On
@@ -77,6 +86,8 @@ package storage
 //     Stores written before KeyLabelVersion existed hold only l/t and l/w;
 //     labels builds the other indexes when it opens such a store.
 const (
+	// PrefixIndex holds the entries of built INVERTED indexes.
+	PrefixIndex = "I"
 	// PrefixAutoInc holds AUTO_INCREMENT high-water marks.
 	PrefixAutoInc = "a/"
 	// PrefixBinlog holds Row Binlog change records.

@@ -8,6 +8,7 @@ import (
 	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/types"
+	"loadgw/upsert"
 )
 
 // ReclaimLag is how long an expired row stays in storage at least. A
@@ -69,6 +70,7 @@ func purgeExpired(db Store, w Purger, rc *catalog.RowCodec, t *catalog.Table, p 
 	row := make([]types.Value, len(t.Columns))
 	var scratch []types.Value
 	dropKey := false // the current Unique key's newest version expired
+	entries := upsert.IndexEntryKeys(rc)
 	for vs.Next() {
 		key := vs.Key()
 		if !vs.Newest() { // an older version goes with its newest
@@ -85,6 +87,11 @@ func purgeExpired(db Store, w Purger, rc *catalog.RowCodec, t *catalog.Table, p 
 		}
 		if dropKey = p.Expired(row, nowUs); dropKey {
 			del.add(key)
+			if entries != nil { // the row's index entries go with it
+				if err := entries(key, vs.Value(), del.addEntry); err != nil {
+					return del.n, err
+				}
+			}
 			if len(del.buf) > purgeBytes {
 				if err := del.flush(w); err != nil {
 					return del.n, err
@@ -113,6 +120,12 @@ func (d *deletions) add(key []byte) {
 	d.buf = append(d.buf, key...)
 	d.keys = append(d.keys, d.buf[start:len(d.buf):len(d.buf)])
 	d.n++
+}
+
+// addEntry adds a key that goes with a row (an index entry), not counted.
+func (d *deletions) addEntry(key []byte) {
+	d.add(key)
+	d.n--
 }
 
 func (d *deletions) flush(w Purger) error {

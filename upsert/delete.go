@@ -7,7 +7,7 @@ import (
 )
 
 // DeleteTableData adds to b the removal of a table's rows, of its Row
-// Binlog change records and of its versions (version.go), as DROP TABLE and TRUNCATE do (Doris drops the
+// Binlog change records of its versions (version.go) and of its index entries, as DROP TABLE and TRUNCATE do (Doris drops the
 // tablets holding both). b is the catalog change's batch, so the data goes
 // with the table's definition in one commit.
 func DeleteTableData(b *storage.Batch, tableID int64) {
@@ -16,6 +16,8 @@ func DeleteTableData(b *storage.Batch, tableID int64) {
 	p = binlog.Prefix(tableID)
 	b.DeleteRange(p, storage.PrefixEnd(p))
 	p = versionPrefix(tableID)
+	b.DeleteRange(p, storage.PrefixEnd(p))
+	p = IndexTablePrefix(tableID)
 	b.DeleteRange(p, storage.PrefixEnd(p))
 }
 
@@ -38,6 +40,7 @@ func (w *Writer) DeleteVersions(rc *catalog.RowCodec, match func(key, val []byte
 	defer vs.Close()
 	b := w.db.NewBatch()
 	defer b.Close()
+	ix := newIndexer(rc)
 	n := 0
 	for vs.Next() {
 		ok, err := match(vs.Key(), vs.Value())
@@ -47,6 +50,11 @@ func (w *Writer) DeleteVersions(rc *catalog.RowCodec, match func(key, val []byte
 		if ok {
 			b.Delete(vs.Key())
 			n++
+			if ix != nil {
+				if err := ix.entries(vs.Key(), vs.Value(), func(e []byte) error { b.Delete(e); return nil }); err != nil {
+					return 0, err
+				}
+			}
 		}
 	}
 	if err := vs.Close(); err != nil {

@@ -417,7 +417,10 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *c
 	defer it.Close()
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
-		n, err = writeStagedDup(sst, rec, it, len(sp), ts)
+		ix := newStagedIndex(w.db, rc)
+		if n, err = writeStagedDup(sst, rec, it, len(sp), ts, ix); err == nil {
+			err = ix.finish() // synced before the rows are ingested
+		}
 	} else {
 		n, err = w.writeStagedUnique(sst, rec, it, rc, len(sp), ts, partial)
 	}
@@ -433,8 +436,9 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *c
 	return n, writeEntries(sst, after)
 }
 
-// writeStagedDup appends every staged row: key prefix | tso | lsn.
-func writeStagedDup(sst *storage.SSTWriter, rec *binlog.Recorder, it *storage.Iter, skip int, ts uint64) (int, error) {
+// writeStagedDup appends every staged row: key prefix | tso | lsn, and
+// hands it to ix for its index entries (index_entries.go).
+func writeStagedDup(sst *storage.SSTWriter, rec *binlog.Recorder, it *storage.Iter, skip int, ts uint64, ix *stagedIndex) (int, error) {
 	var key []byte
 	n := 0
 	for ok := it.First(); ok; ok = it.Next() {
@@ -447,6 +451,9 @@ func writeStagedDup(sst *storage.SSTWriter, rec *binlog.Recorder, it *storage.It
 		key = binary.BigEndian.AppendUint64(key, ts)
 		key = binary.BigEndian.AppendUint32(key, uint32(n))
 		if err := sst.Set(key, val); err != nil {
+			return 0, err
+		}
+		if err := ix.add(key, val); err != nil {
 			return 0, err
 		}
 		if rec != nil {

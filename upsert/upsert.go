@@ -302,6 +302,9 @@ func (w *Writer) buildAt(ts uint64, rc *catalog.RowCodec, set *encodedRows, extr
 		if n, err = appendDup(batchKV{b}, r, set, ts); err != nil {
 			return 0, nil, 0, nil, err
 		}
+		if err = appendDupIndex(batchKV{b}, rc, set, ts); err != nil {
+			return 0, nil, 0, nil, err
+		}
 		if err = r.Flush(); err != nil {
 			return 0, nil, 0, nil, err
 		}

@@ -18,7 +18,12 @@ CREATE TABLE lineitem (
     l_receiptdate DATE NOT NULL,
     l_shipinstruct VARCHAR(25) NOT NULL,
     l_shipmode     VARCHAR(10) NOT NULL,
-    l_comment      VARCHAR(44) NOT NULL
+    l_comment      VARCHAR(44) NOT NULL,
+    -- INVERTED indexes mirroring tpch/ddl/postgres_indexes.sql (valid Doris DDL):
+    -- the primary key's l_orderkey and the index on (l_partkey, l_suppkey).
+    INDEX idx_l_orderkey (l_orderkey) USING INVERTED,
+    INDEX idx_l_partkey (l_partkey) USING INVERTED,
+    INDEX idx_l_suppkey (l_suppkey) USING INVERTED
 )ENGINE=OLAP
 DUPLICATE KEY(`l_shipdate`, `l_orderkey`)
 COMMENT "OLAP"
@@ -38,7 +43,9 @@ CREATE TABLE orders  (
     o_orderpriority  VARCHAR(15) NOT NULL,
     o_clerk          VARCHAR(15) NOT NULL,
     o_shippriority   int NOT NULL,
-    o_comment        VARCHAR(79) NOT NULL
+    o_comment        VARCHAR(79) NOT NULL,
+    -- mirrors postgres_indexes.sql's index on orders (o_custkey)
+    INDEX idx_o_custkey (o_custkey) USING INVERTED
 )ENGINE=OLAP
 DUPLICATE KEY(`o_orderkey`, `o_orderdate`)
 COMMENT "OLAP"
@@ -54,7 +61,9 @@ CREATE TABLE partsupp (
     ps_suppkey     int NOT NULL,
     ps_availqty    int NOT NULL,
     ps_supplycost  decimal(15, 2)  NOT NULL,
-    ps_comment     VARCHAR(199) NOT NULL
+    ps_comment     VARCHAR(199) NOT NULL,
+    -- mirrors postgres_indexes.sql's index on partsupp (ps_suppkey)
+    INDEX idx_ps_suppkey (ps_suppkey) USING INVERTED
 )ENGINE=OLAP
 DUPLICATE KEY(`ps_partkey`)
 COMMENT "OLAP"
@@ -93,7 +102,9 @@ CREATE TABLE customer (
     c_phone       VARCHAR(15) NOT NULL,
     c_acctbal     decimal(15, 2)   NOT NULL,
     c_mktsegment  VARCHAR(10) NOT NULL,
-    c_comment     VARCHAR(117) NOT NULL
+    c_comment     VARCHAR(117) NOT NULL,
+    -- mirrors postgres_indexes.sql's index on customer (c_nationkey)
+    INDEX idx_c_nationkey (c_nationkey) USING INVERTED
 )ENGINE=OLAP
 DUPLICATE KEY(`c_custkey`)
 COMMENT "OLAP"
@@ -110,7 +121,9 @@ CREATE TABLE supplier (
     s_nationkey   int NOT NULL,
     s_phone       VARCHAR(15) NOT NULL,
     s_acctbal     decimal(15, 2) NOT NULL,
-    s_comment     VARCHAR(101) NOT NULL
+    s_comment     VARCHAR(101) NOT NULL,
+    -- mirrors postgres_indexes.sql's index on supplier (s_nationkey)
+    INDEX idx_s_nationkey (s_nationkey) USING INVERTED
 )ENGINE=OLAP
 DUPLICATE KEY(`s_suppkey`)
 COMMENT "OLAP"

@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"bytes"
+	"slices"
+	"sync/atomic"
+
+	"loadgw/catalog"
+	"loadgw/expr"
+	"loadgw/storage"
+	"loadgw/types"
+	"loadgw/upsert"
+)
+
+// Index lookups. A scan of a Duplicate Key table whose pushed conjuncts
+// hold `col = c` or `col IN (c, ...)` on a column with a built INVERTED
+// index (upsert/index_entries.go), or that a hash join's probe key filter
+// or runtime filter with few integer keys filters on such a column, reads
+// the index entries of those values and then only the rows they name, in
+// key order with one iterator seeking forward, instead of the whole table.
+// The rows go through the rest of the scan as read rows do (visibility at
+// the statement's snapshot, TTL, the pushed filter and the key filters),
+// so an entry whose row is gone changes nothing. The lookup is used when
+// the entries found are at most one per seekRatio of the table's rows
+// (join_keyseek.go): the collection stops past that and the scan reads
+// its range instead. A probe key filter on the table's leading key column
+// seeks its key ranges instead (seekSpans).
+
+// indexLookup is the lookup the pushed conjuncts of a scan allow: the
+// values of the indexed column they keep.
+type indexLookup struct {
+	ic   upsert.IndexCol
+	vals []types.Value // of the column's type
+}
+
+// indexLookupRows counts the rows index lookups fetched, for tests.
+var indexLookupRows atomic.Int64
+
+// indexPredicate finds the conjunct of where that keeps the fewest values
+// of an indexed column of t, or nil.
+func (s *Session) indexPredicate(t *catalog.Table, where []expr.Expr, ctx *expr.Context) *indexLookup {
+	ics := upsert.BuiltIndexes(t)
+	if len(ics) == 0 {
+		return nil
+	}
+	var best *indexLookup
+	for _, c := range where {
+		for _, cj := range conjuncts(c, nil) {
+			l := indexConjunct(t, ics, cj, ctx)
+			if l != nil && (best == nil || len(l.vals) < len(best.vals)) {
+				best = l
+			}
+		}
+	}
+	return best
+}
+
+// indexConjunct is the lookup of one conjunct: `col = c`, `c = col` or
+// `col IN (c, ...)` on an indexed column, each constant a value of the
+// column's type that compares with it as its stored encoding does.
+func indexConjunct(t *catalog.Table, ics []upsert.IndexCol, c expr.Expr, ctx *expr.Context) *indexLookup {
+	var ref *expr.ColumnRef
+	var list []expr.Expr
+	switch c := c.(type) {
+	case *expr.Binary:
+		if c.Op != "=" {
+			return nil
+		}
+		ref, list = asRef(c.L), []expr.Expr{c.R}
+		if ref == nil {
+			ref, list = asRef(c.R), []expr.Expr{c.L}
+		}
+	case *expr.In:
+		if c.Not {
+			return nil
+		}
+		ref, list = asRef(c.X), c.List
+	}
+	if ref == nil {
+		return nil
+	}
+	_, col := t.Column(ref.Name)
+	i := slices.IndexFunc(ics, func(ic upsert.IndexCol) bool { return ic.Col == col })
+	if col < 0 || i < 0 {
+		return nil
+	}
+	l := &indexLookup{ic: ics[i]}
+	for _, e := range list {
+		if lit, ok := e.(*expr.Literal); ok && lit.Val.IsNull() {
+			continue // = NULL keeps no row
+		}
+		v, ok := rangeConst(e, ctx)
+		if !ok {
+			return nil
+		}
+		kv, ok := rangeKeyValue(v, l.ic.Type)
+		if !ok {
+			return nil // compared after a conversion: read the table
+		}
+		l.vals = append(l.vals, kv)
+	}
+	return l
+}
+
+// lookupKeys returns the sorted row keys within [lo, hi) the scan reads
+// through an index, or nil when it reads the range: from its predicate
+// lookup, else from a key filter on an indexed integer column.
+func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, hi []byte) ([][]byte, error) {
+	if n.t.Keys != catalog.DupKeys || n.prefix != nil && n.span == nil {
+		return nil, nil
+	}
+	if n.lookup == nil && (kf == nil || len(n.t.Indexes) == 0) {
+		return nil, nil // no index to use: the table's size is not read
+	}
+	rows := n.rows // not n.estimate(): pipelined scans run this on workers
+	if rows == 0 && n.rowsOf != nil {
+		rows = n.rowsOf()
+	}
+	limit := rows / seekRatio
+	if limit < 1 {
+		return nil, nil
+	}
+	if n.lookup != nil {
+		return n.collect(x, r, n.lookup.ic, n.lookup.vals, lo, hi, limit)
+	}
+	for f := kf; f != nil; f = f.next {
+		ic, vals := n.filterLookup(f, limit)
+		if vals == nil {
+			continue
+		}
+		keys, err := n.collect(x, r, ic, vals, lo, hi, limit)
+		if keys != nil || err != nil {
+			return keys, err
+		}
+	}
+	return nil, nil
+}
+
+// filterLookup is the index and the values key filter f looks up on scan
+// n: its keys when they are at most limit integers of an indexed column
+// that is not the table's leading key column (seekSpans reads those).
+func (n *scanNode) filterLookup(f *keyFilter, limit int64) (upsert.IndexCol, []types.Value) {
+	ic, ok := n.indexOn(f.slot)
+	if !ok || seekable(n, f.slot) {
+		return ic, nil
+	}
+	bits, ok := intKeyBits(ic.Type.Kind)
+	if !ok {
+		return ic, nil
+	}
+	keys := f.table.intKeys(int(min(limit, 1<<30)))
+	if keys == nil {
+		return ic, nil
+	}
+	lim := int64(1) << (bits - 1)
+	vals := make([]types.Value, 0, len(keys))
+	for _, k := range keys {
+		if bits < 64 && (k < -lim || k >= lim) {
+			continue // no value of the column
+		}
+		vals = append(vals, types.NewInt(ic.Type.Kind, k))
+	}
+	return ic, vals
+}
+
+// indexOn is the built index of column slot of the scan's table.
+func (n *scanNode) indexOn(slot int) (upsert.IndexCol, bool) {
+	for _, ic := range upsert.BuiltIndexes(n.t) {
+		if ic.Col == slot {
+			return ic, true
+		}
+	}
+	return upsert.IndexCol{}, false
+}
+
+// lookupSample is the number of values whose rows are counted before a
+// lookup extrapolates them to all its values.
+const lookupSample = 32
+
+// collect reads the entries of vals of index ic and returns the row keys
+// they name within [lo, hi), sorted and distinct; nil when there are more
+// than limit (the scan reads its range).
+func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, vals []types.Value, lo, hi []byte, limit int64) ([][]byte, error) {
+	rc := x.s.e.Codec(n.t)
+	p := upsert.IndexPrefix(n.t.ID, ic.ID)
+	it, err := r.NewIter(p, storage.PrefixEnd(p))
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	encs := make([][]byte, len(vals))
+	for i, v := range vals {
+		encs[i] = upsert.AppendIndexValue(bytes.Clone(p), v, ic.Type)
+	}
+	slices.SortFunc(encs, bytes.Compare)
+	keys := [][]byte{}
+	var arena []byte
+	for i, vp := range encs {
+		if i > 0 && bytes.Equal(vp, encs[i-1]) {
+			continue
+		}
+		if i == lookupSample && int64(len(keys))*int64(len(encs)) > limit*int64(i) {
+			return nil, it.Close() // the first values' rows say there are too many
+		}
+		for ok := it.SeekGE(vp); ok && bytes.HasPrefix(it.Key(), vp); ok = it.Next() {
+			start := len(arena)
+			arena, err = upsert.IndexEntryRowKey(arena, rc, ic, it.Key())
+			if err != nil {
+				return nil, err
+			}
+			k := arena[start:len(arena):len(arena)]
+			if bytes.Compare(k, lo) < 0 || hi != nil && bytes.Compare(k, hi) >= 0 {
+				arena = arena[:start]
+				continue
+			}
+			if int64(len(keys)) >= limit {
+				return nil, it.Close()
+			}
+			keys = append(keys, k)
+		}
+	}
+	if err := it.Close(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	keys = slices.CompactFunc(keys, bytes.Equal) // stale entries may repeat a row
+	return keys, nil
+}
+
+// scanKeys reads the rows of sc.keys within [lo, hi), in key order, with
+// one iterator seeking forward; a key without its row (an entry whose row
+// is gone, or not yet visible) reads nothing.
+func (sc *scanner) scanKeys(lo, hi []byte, fn func(row []types.Value) (bool, error)) error {
+	i, _ := slices.BinarySearchFunc(sc.keys, lo, bytes.Compare)
+	j := len(sc.keys)
+	if hi != nil {
+		j, _ = slices.BinarySearchFunc(sc.keys, hi, bytes.Compare)
+	}
+	if i >= j {
+		return nil
+	}
+	it, err := sc.r.NewIter(lo, hi)
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	row := make([]types.Value, len(sc.t.Columns))
+	var read int64
+	defer func() { indexLookupRows.Add(read) }()
+	for _, k := range sc.keys[i:j] {
+		if sc.poll != nil {
+			if err := sc.poll(); err != nil {
+				return err
+			}
+		}
+		if !it.SeekGE(k) {
+			break
+		}
+		if !bytes.Equal(it.Key(), k) {
+			continue
+		}
+		read++
+		more, err := sc.visit(it.Key(), it.Value(), row, fn)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return it.Close()
+}
+
+// explainIndexFilter is the EXPLAIN VERBOSE note of a key filter on column
+// slot of scan n that may look up an index: ", index lookup <index>", or "".
+func (n *scanNode) explainIndexFilter(slot int) string {
+	ic, ok := n.indexOn(slot)
+	if !ok || seekable(n, slot) || n.t.Keys != catalog.DupKeys {
+		return ""
+	}
+	if _, ok := intKeyBits(ic.Type.Kind); !ok {
+		return ""
+	}
+	return ", index lookup " + ic.Name
+}
