@@ -21,10 +21,21 @@ import (
 // The rows go through the rest of the scan as read rows do (visibility at
 // the statement's snapshot, TTL, the pushed filter and the key filters),
 // so an entry whose row is gone changes nothing. The lookup is used when
-// the entries found are at most one per seekRatio of the table's rows
-// (join_keyseek.go): the collection stops past that and the scan reads
-// its range instead. A probe key filter on the table's leading key column
+// the entries found are at most one per indexLookupRatio of the table's
+// rows: the collection stops past that and the scan reads its range
+// instead. A probe key filter on the table's leading key column
 // seeks its key ranges instead (seekSpans).
+
+// indexLookupRatio is how many table rows per row fetched through an index
+// make the lookup cheaper than reading the table. A fetched row costs one
+// forward seek, several times a row read in order, but the scan it
+// replaces also decodes and filters every row: at TPC-H SF1, with lookups
+// allowed up to 1/8 of lineitem's rows instead of 1/32, Q5 took 2.3 s
+// instead of 5.0, Q10 2.4 instead of 4.4, Q4 2.1 instead of 3.5, Q3 2.6
+// instead of 3.4, Q21 6.4 instead of 8.2, and no query took longer; 1/4
+// gained nothing more (BENCHMARKS.md, "Session close, 2026-12-02,
+// sixth session").
+const indexLookupRatio = 8
 
 // indexLookup is the lookup the pushed conjuncts of a scan allow: the
 // values of the indexed column they keep.
@@ -116,7 +127,7 @@ func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, h
 	if rows == 0 && n.rowsOf != nil {
 		rows = n.rowsOf()
 	}
-	limit := rows / seekRatio
+	limit := rows / indexLookupRatio
 	if limit < 1 {
 		return nil, nil
 	}
