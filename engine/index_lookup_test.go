@@ -61,3 +61,38 @@ func TestIndexLookupMatchesScan(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexLookupNarrowRange expects a scan of a narrow key range whose
+// indexed values have many more entries elsewhere in the table to read its
+// range instead of the index: the lookup would read every entry of those
+// values to keep the few rows of the range (TPC-H Q14: a month of lineitem
+// probed by all parts).
+func TestIndexLookupNarrowRange(t *testing.T) {
+	s := openPipeEngine(t)
+	mustExec(t, s, "CREATE TABLE ix (k INT, v BIGINT, INDEX i_v (v) USING INVERTED) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+	mustExec(t, s, "CREATE TABLE nx (k INT, v BIGINT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+	var vals, in []string
+	for i := 0; i < 4000; i++ {
+		vals = append(vals, fmt.Sprintf("(%d, %d)", i, i%500))
+	}
+	for v := 0; v < 100; v++ {
+		in = append(in, fmt.Sprint(v))
+	}
+	mustExec(t, s, "INSERT INTO ix VALUES "+strings.Join(vals, ","))
+	mustExec(t, s, "INSERT INTO nx VALUES "+strings.Join(vals, ","))
+	// 100 values of 8 entries each: 800 entries, more than the 4,000 / 8
+	// rows a lookup may fetch, of which 10 rows are within k < 50.
+	q := "SELECT count(*), sum(v) FROM %s WHERE k < 50 AND v IN (" + strings.Join(in, ",") + ")"
+	for _, pipe := range []int64{-1, 0} {
+		withPipe(t, pipe, func() {
+			before := indexLookupRows.Load()
+			got := fmt.Sprint(mustExec(t, s, fmt.Sprintf(q, "ix")).Rows)
+			if fetched := indexLookupRows.Load() - before; fetched != 0 {
+				t.Errorf("pipe %d: %d rows fetched through the index, want the range read", pipe, fetched)
+			}
+			if want := fmt.Sprint(mustExec(t, s, fmt.Sprintf(q, "nx")).Rows); got != want {
+				t.Errorf("pipe %d: got %s, want %s", pipe, got, want)
+			}
+		})
+	}
+}
