@@ -1,7 +1,6 @@
 package tpch
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -14,22 +13,8 @@ import (
 // l_partkey, l_suppkey and l_orderkey against counts taken from the
 // generated rows, and that the plan reads through the index.
 func TestIndexLookupsAfterStreamLoad(t *testing.T) {
-	c := startLoadgw(t)
+	c, lines := loadLineitem(t)
 	ctx := context.Background()
-	if _, err := c.Exec(ctx, "information_schema", "CREATE DATABASE tpch"); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range DorisDDL() {
-		if strings.Contains(s, "TABLE lineitem") {
-			if _, err := c.Exec(ctx, "tpch", s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
-	}
-	lines := tables(t)["lineitem"]
-	if err := c.StreamLoad(ctx, "tpch", "lineitem", "", bytes.NewReader(testTables.files["lineitem"])); err != nil {
-		t.Fatal(err)
-	}
 	plan, err := c.Exec(ctx, "tpch", "EXPLAIN VERBOSE SELECT count(*) FROM lineitem WHERE l_partkey = 1")
 	if err != nil {
 		t.Fatal(err)

@@ -43,22 +43,8 @@ func startLoadgw(t *testing.T) *Client {
 // of Doris's load script, and checks the single-table queries 1 and 6
 // against answers computed here from the generated rows.
 func TestQueriesOnLoadgw(t *testing.T) {
-	c := startLoadgw(t)
+	c, lines := loadLineitem(t)
 	ctx := context.Background()
-	if _, err := c.Exec(ctx, "information_schema", "CREATE DATABASE tpch"); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range DorisDDL() {
-		if strings.Contains(s, "TABLE lineitem") {
-			if _, err := c.Exec(ctx, "tpch", s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
-	}
-	lines := tables(t)["lineitem"]
-	if err := c.StreamLoad(ctx, "tpch", "lineitem", "", bytes.NewReader(testTables.files["lineitem"])); err != nil {
-		t.Fatal(err)
-	}
 	for q, want := range map[int]*Result{1: query1(t, lines), 6: query6(t, lines)} {
 		text, _ := Query(q)
 		got, err := c.Exec(ctx, "tpch", text)
@@ -136,4 +122,27 @@ func query6(t *testing.T, lines [][]string) *Result {
 		}
 	}
 	return &Result{Rows: [][]string{{decimal(&sum, 4)}}}
+}
+
+// loadLineitem starts loadgw, creates lineitem with Doris's DDL (its
+// indexes too) and stream loads the generated lineitem rows into it,
+// returning the client and those rows.
+func loadLineitem(t *testing.T) (*Client, [][]string) {
+	c := startLoadgw(t)
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "information_schema", "CREATE DATABASE tpch"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range DorisDDL() {
+		if strings.Contains(s, "TABLE lineitem") {
+			if _, err := c.Exec(ctx, "tpch", s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+	lines := tables(t)["lineitem"] // generates testTables.files too
+	if err := c.StreamLoad(ctx, "tpch", "lineitem", "", bytes.NewReader(testTables.files["lineitem"])); err != nil {
+		t.Fatal(err)
+	}
+	return c, lines
 }
