@@ -2,8 +2,6 @@ package engine
 
 import (
 	"errors"
-	"fmt"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -153,34 +151,22 @@ func (n *aggNode) partialAggs(x *execCtx, sc *scanNode, kf *keyFilter, ranges []
 			}
 			return cancel.check()
 		}
-		wg.Add(1)
-		pipeWorkers.Add(1)
-		go func() {
-			defer wg.Done()
-			defer pipeWorkers.Add(-1)
-			defer func() {
-				if r := recover(); r != nil {
-					errs[w] = &pipePanic{val: r, stack: debug.Stack()}
-				}
-				if errs[w] != nil {
-					fail(w)
-				}
-			}()
+		goScanWorker(&wg, &errs[w], func() error {
 			rows := 0
-			errs[w] = sc.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
+			return sc.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
 				if rows++; rows == aggProbeRows && int(h.n)*aggPoorReduction > rows {
 					return false, errAggOverBudget
 				}
 				return true, h.consume(row, -1)
 			})
-		}()
+		}, func() {
+			if errs[w] != nil {
+				fail(w)
+			}
+		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if p, ok := err.(*pipePanic); ok {
-			panic(fmt.Sprintf("%v\n\nscan worker stack:\n%s", p.val, p.stack))
-		}
-	}
+	raiseWorkerPanic(errs)
 	for _, err := range errs {
 		if err != nil && err != errAggOverBudget {
 			if _, stopped := err.(errStop); !stopped {

@@ -91,6 +91,37 @@ type pipePanic struct {
 
 func (p *pipePanic) Error() string { return fmt.Sprintf("BUG: scan worker panicked: %v", p.val) }
 
+// goScanWorker runs body on a worker goroutine that wg and pipeWorkers
+// count, and sets *errp to its error, or to its panic as a *pipePanic;
+// ended, when set, runs last on the worker, *errp settled.
+func goScanWorker(wg *sync.WaitGroup, errp *error, body func() error, ended func()) {
+	wg.Add(1)
+	pipeWorkers.Add(1)
+	go func() {
+		defer wg.Done()
+		defer pipeWorkers.Add(-1)
+		defer func() {
+			if r := recover(); r != nil {
+				*errp = &pipePanic{val: r, stack: debug.Stack()}
+			}
+			if ended != nil {
+				ended()
+			}
+		}()
+		*errp = body()
+	}()
+}
+
+// raiseWorkerPanic panics on the statement's goroutine with the first
+// worker panic among errs, the worker's stack in the message.
+func raiseWorkerPanic(errs []error) {
+	for _, err := range errs {
+		if p, ok := err.(*pipePanic); ok {
+			panic(fmt.Sprintf("%v\n\nscan worker stack:\n%s", p.val, p.stack))
+		}
+	}
+}
+
 // runPipelined is scanRows on a second goroutine (see above).
 func (n *scanNode) runPipelined(x *execCtx, kf *keyFilter, fn rowFn) error {
 	lo, hi := n.bounds(x)
@@ -151,18 +182,9 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 			}
 			return cancel.check()
 		}
-		wg.Add(1)
-		pipeWorkers.Add(1)
-		go func() {
-			defer wg.Done()
-			defer pipeWorkers.Add(-1)
-			defer func() {
-				if r := recover(); r != nil {
-					werrs[w] = &pipePanic{val: r, stack: debug.Stack()}
-				}
-			}()
+		goScanWorker(&wg, &werrs[w], func() error {
 			var b *pipeBatch
-			werrs[w] = n.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
+			err := n.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
 				if b == nil {
 					select {
 					case b = <-free:
@@ -191,13 +213,14 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 					return false, nil
 				}
 			})
-			if werrs[w] == nil && b != nil && b.n > 0 {
+			if err == nil && b != nil && b.n > 0 {
 				select {
 				case full <- b:
 				case <-done:
 				}
 			}
-		}()
+			return err
+		}, nil)
 	}
 	go func() {
 		wg.Wait()
@@ -226,11 +249,7 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 		free <- b
 	}
 	// full is closed: every worker has ended.
-	for _, err := range werrs {
-		if p, ok := err.(*pipePanic); ok {
-			panic(fmt.Sprintf("%v\n\nscan worker stack:\n%s", p.val, p.stack))
-		}
-	}
+	raiseWorkerPanic(werrs)
 	for _, err := range werrs {
 		if err != nil {
 			return err

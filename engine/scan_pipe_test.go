@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -242,4 +243,33 @@ func TestOrderFreeAggregates(t *testing.T) {
 	if expr.OrderFree(f, []types.Type{{Kind: types.Int}}) {
 		t.Error("count(DISTINCT): want not order-free")
 	}
+}
+
+// TestScanWorkerPanic expects a worker's panic to reach its error slot as
+// a *pipePanic, ended to run after it, and raiseWorkerPanic to panic again
+// on the caller with the worker's stack.
+func TestScanWorkerPanic(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	var ended [2]bool
+	goScanWorker(&wg, &errs[0], func() error { return nil }, func() { ended[0] = true })
+	goScanWorker(&wg, &errs[1], func() error { panic("boom") }, func() { ended[1] = errs[1] != nil })
+	wg.Wait()
+	if errs[0] != nil || !ended[0] || !ended[1] {
+		t.Fatalf("errs %v, ended %v", errs, ended)
+	}
+	if _, ok := errs[1].(*pipePanic); !ok {
+		t.Fatalf("the panic became %T %v", errs[1], errs[1])
+	}
+	if n := pipeWorkers.Load(); n != 0 {
+		t.Fatalf("%d workers still counted", n)
+	}
+	defer func() {
+		r := fmt.Sprint(recover())
+		if !strings.HasPrefix(r, "boom\n\nscan worker stack:\n") {
+			t.Fatalf("raiseWorkerPanic panicked with %q", r)
+		}
+	}()
+	raiseWorkerPanic(errs)
+	t.Fatal("raiseWorkerPanic returned")
 }
