@@ -199,56 +199,23 @@ func (f *fastExec) params(prepare *mysql.PrepareData, b []byte) bool {
 // readParam reads one parameter value of type typ at b[pos:] into v: the
 // bind variable parseStmtArgs and sqltypes.ValueBindVariable make of it.
 func readParam(v *querypb.BindVariable, typ querypb.Type, b []byte, pos int) (int, bool) {
-	fixed := func(size int) (uint64, bool) {
+	if size, signed := intParamSize(typ); size > 0 {
 		if len(b) < pos+size {
-			return 0, false
+			return pos, false
 		}
 		var x uint64
 		for i := size - 1; i >= 0; i-- {
 			x = x<<8 | uint64(b[pos+i])
 		}
-		pos += size
-		return x, true
-	}
-	signed := func(x uint64, bits uint) {
-		v.Type, v.Value = sqltypes.Int64, strconv.AppendInt(v.Value[:0], int64(x<<(64-bits))>>(64-bits), 10)
-	}
-	unsigned := func(x uint64) {
-		v.Type, v.Value = sqltypes.Uint64, strconv.AppendUint(v.Value[:0], x, 10)
+		if signed {
+			bits := uint(size) * 8
+			v.Type, v.Value = sqltypes.Int64, strconv.AppendInt(v.Value[:0], int64(x<<(64-bits))>>(64-bits), 10)
+		} else {
+			v.Type, v.Value = sqltypes.Uint64, strconv.AppendUint(v.Value[:0], x, 10)
+		}
+		return pos + size, true
 	}
 	switch typ {
-	case sqltypes.Int8:
-		x, ok := fixed(1)
-		signed(x, 8)
-		return pos, ok
-	case sqltypes.Uint8:
-		x, ok := fixed(1)
-		unsigned(x)
-		return pos, ok
-	case sqltypes.Int16, sqltypes.Year:
-		x, ok := fixed(2)
-		signed(x, 16)
-		return pos, ok
-	case sqltypes.Uint16:
-		x, ok := fixed(2)
-		unsigned(x)
-		return pos, ok
-	case sqltypes.Int24, sqltypes.Int32:
-		x, ok := fixed(4)
-		signed(x, 32)
-		return pos, ok
-	case sqltypes.Uint24, sqltypes.Uint32:
-		x, ok := fixed(4)
-		unsigned(x)
-		return pos, ok
-	case sqltypes.Int64:
-		x, ok := fixed(8)
-		signed(x, 64)
-		return pos, ok
-	case sqltypes.Uint64:
-		x, ok := fixed(8)
-		unsigned(x)
-		return pos, ok
 	case sqltypes.Decimal, sqltypes.Text, sqltypes.Blob, sqltypes.VarChar, sqltypes.Char, sqltypes.VarBinary,
 		sqltypes.Bit, sqltypes.Enum, sqltypes.Set, sqltypes.Geometry, sqltypes.Binary, sqltypes.TypeJSON:
 		l, n, ok := readLenEncInt(b, pos)
@@ -259,6 +226,30 @@ func readParam(v *querypb.BindVariable, typ querypb.Type, b []byte, pos int) (in
 		return n + int(l), true
 	}
 	return pos, false
+}
+
+// intParamSize is the size in bytes of a binary-protocol integer
+// parameter of type typ and whether it is signed; 0 for other types.
+func intParamSize(typ querypb.Type) (size int, signed bool) {
+	switch typ {
+	case sqltypes.Int8:
+		return 1, true
+	case sqltypes.Uint8:
+		return 1, false
+	case sqltypes.Int16, sqltypes.Year:
+		return 2, true
+	case sqltypes.Uint16:
+		return 2, false
+	case sqltypes.Int24, sqltypes.Int32:
+		return 4, true
+	case sqltypes.Uint24, sqltypes.Uint32:
+		return 4, false
+	case sqltypes.Int64:
+		return 8, true
+	case sqltypes.Uint64:
+		return 8, false
+	}
+	return 0, false
 }
 
 // readLenEncInt reads a length-encoded integer at b[pos:]; it returns the
