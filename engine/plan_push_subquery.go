@@ -63,14 +63,7 @@ func (p *planner) pushSubquery(node relNode, c expr.Expr) (relNode, bool, error)
 // columns are known (settleScanShares).
 func (p *planner) shareScan(sc *scanNode, subs []*subqueryNode) *aggSpoolNode {
 	var sp *aggSpoolNode
-	for _, sq := range subs {
-		if sq.op != "" || *sq.correlated {
-			continue
-		}
-		an := subqueryAgg(sq.plan)
-		if an == nil {
-			continue
-		}
+	for _, an := range scalarSubqueryAggs(subs) {
 		t, ok := an.child.(*scanNode)
 		if !ok || t == sc || !sameTable(sc.t, t.t) || len(sc.columns) != len(t.columns) ||
 			!subsetTexts(sc.texts, t.texts) || len(t.texts) > 0 && t.filter == nil {

@@ -39,14 +39,7 @@ func shareAggInput(in relNode, subs []*subqueryNode) relNode {
 		return in // the aggregation reads a bare scan in any order: keep that
 	}
 	var sp *aggSpoolNode
-	for _, sq := range subs {
-		if sq.op != "" || *sq.correlated {
-			continue
-		}
-		an := subqueryAgg(sq.plan)
-		if an == nil {
-			continue
-		}
+	for _, an := range scalarSubqueryAggs(subs) {
 		var pairs [][2]*scanNode
 		if !samePlan(in, an.child, &pairs) {
 			continue
@@ -63,6 +56,21 @@ func shareAggInput(in relNode, subs []*subqueryNode) relNode {
 		return in
 	}
 	return sp
+}
+
+// scalarSubqueryAggs returns the aggregations (subqueryAgg) of the
+// uncorrelated scalar subqueries of subs, the ones that may share rows.
+func scalarSubqueryAggs(subs []*subqueryNode) []*aggNode {
+	var out []*aggNode
+	for _, sq := range subs {
+		if sq.op != "" || *sq.correlated {
+			continue
+		}
+		if an := subqueryAgg(sq.plan); an != nil {
+			out = append(out, an)
+		}
+	}
+	return out
 }
 
 // subqueryAgg returns the aggregation of a subquery's plan (under its
