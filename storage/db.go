@@ -38,7 +38,8 @@ import (
 
 // Options configures Open. The zero value is the default.
 type Options struct {
-	// CacheBytes is the size of the block cache.
+	// CacheBytes is the size of the block cache: the room for blocks,
+	// beside the memtables (see memTableReserve).
 	// The default value is 128 MiB.
 	CacheBytes int64
 	// MemTableBytes is the size of one memtable.
@@ -137,12 +138,12 @@ func openTuned(dir string, opts Options, tune func(*pebble.Options)) (*DB, error
 	if opts.NoSync {
 		db.write = pebble.NoSync
 	}
-	cache := pebble.NewCache(opts.CacheBytes)
+	cache := pebble.NewCache(opts.CacheBytes + memTableReserve(opts.MemTableBytes))
 	defer cache.Unref()
 	po := &pebble.Options{
 		Cache:                       cache,
 		MemTableSize:                opts.MemTableBytes,
-		MemTableStopWritesThreshold: 2,
+		MemTableStopWritesThreshold: memTableStopWrites,
 		L0CompactionThreshold:       4,
 		L0StopWritesThreshold:       24,
 		LBaseMaxBytes:               256 << 20,
@@ -170,6 +171,20 @@ func openTuned(dir string, opts Options, tune func(*pebble.Options)) (*DB, error
 		return nil, err
 	}
 	return db, nil
+}
+
+// memTableStopWrites is the number of queued memtables at which Pebble
+// stops writes.
+const memTableStopWrites = 2
+
+// memTableReserve is the part of Pebble's block cache its memtables take:
+// Pebble charges every memtable it allocates against the cache (up to
+// memTableStopWrites queued, plus one kept for reuse after a flush). The
+// cache is sized CacheBytes plus this, so CacheBytes stays the room for
+// blocks; sized at CacheBytes alone, the default 128 MiB cache held no
+// block at all once two 64 MiB memtables had been allocated.
+func memTableReserve(memTableBytes uint64) int64 {
+	return int64(memTableBytes) * (memTableStopWrites + 1)
 }
 
 // Close flushes nothing extra (every commit is already durable) and releases
