@@ -26,8 +26,9 @@ import (
 // TPCH_ANSWERS, when set, is a directory of PostgreSQL answers
 // (q<N>.postgres.tsv, as tpchbench --keep writes them); each query's answer
 // is then checked against it. TPCH_CACHE_BYTES, when set, is the store's
-// block cache size (the server's default otherwise), to see what a cache
-// holding the tables saves a query run more than once (-benchtime 3x).
+// block cache size (storage's default of 128 MiB otherwise; the server's
+// is 20% of memory), to see what a cache holding the tables saves a query
+// run more than once (-benchtime 3x).
 // Without TPCH_STORE the benchmark is skipped.
 func BenchmarkStoredQueries(b *testing.B) {
 	dir := os.Getenv("TPCH_STORE")
