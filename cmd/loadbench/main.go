@@ -380,22 +380,27 @@ func peakRSS() string {
 	return "unknown"
 }
 
-// startProfile starts a CPU profile into the file -cpuprofile names, if
-// any; stop ends it and closes the file.
+// startProfile starts a CPU profile into the file -cpuprofile names and
+// an execution trace into the file --trace names, if any; stop ends them
+// and closes the files.
 func startProfile() (stop func(), err error) {
-	if profile == "" {
-		return func() {}, nil
+	stopTrace, err := startTrace()
+	if err != nil || profile == "" {
+		return stopTrace, err
 	}
 	f, err := os.Create(profile)
 	if err != nil {
+		stopTrace()
 		return nil, err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		_ = f.Close()
+		stopTrace()
 		return nil, err
 	}
 	return func() {
 		pprof.StopCPUProfile()
 		_ = f.Close()
+		stopTrace()
 	}, nil
 }
