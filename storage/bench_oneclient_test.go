@@ -22,40 +22,44 @@ import (
 //     one-client run sends them (every key has tens of versions in the
 //     memtable, and each insert descends past them);
 //   - fresh: consecutive and never repeated (an event table whose key
-//     grows).
+//     grows);
+//   - block: the cycling keys' rows as one key per load whose value holds
+//     them all (a row-block layout, measured only; see
+//     BenchmarkCommitDupBlock).
 //
 // Run it so:
 //
 //	go test ./storage -run '^$' -bench CommitDupOneClient -benchtime 1000x
 func BenchmarkCommitDupOneClient(b *testing.B) {
 	const rows = 1000
-	for _, keys := range []string{"cycle", "fresh"} {
+	for _, keys := range []string{"cycle", "fresh", "block"} {
 		for _, sync := range []bool{true, false} {
 			b.Run(fmt.Sprintf("keys=%s/sync=%t", keys, sync), func(b *testing.B) {
 				space := int64(1) << 62
-				if keys == "cycle" {
+				if keys != "fresh" {
 					space = 10 * rows
 				}
-				benchOneClient(b, rows, space, !sync)
+				benchOneClient(b, rows, space, !sync, keys == "block")
 			})
 		}
 	}
 }
 
-func benchOneClient(b *testing.B, rows int, space int64, noSync bool) {
+func benchOneClient(b *testing.B, rows int, space int64, noSync, block bool) {
 	db, err := Open(b.TempDir(), Options{NoSync: noSync})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
 	colTypes := []types.Type{{Kind: types.BigInt}, {Kind: types.Int}, {Kind: types.Varchar, Len: 32}, {Kind: types.DateTime}}
-	key, val := make([]byte, 0, 64), make([]byte, 0, 128)
+	key, val, blk := make([]byte, 0, 64), make([]byte, 0, 128), make([]byte, 0, rows*64)
 	vals := make([]types.Value, 4)
 	took := make([]time.Duration, 0, b.N)
 	cpu0 := processCPU()
 	b.ResetTimer()
 	for n := int64(1); n <= int64(b.N); n++ {
 		batch := db.NewBatchSize(rows * 80)
+		blk = blk[:0]
 		for i := 0; i < rows; i++ {
 			k := ((n-1)*int64(rows) + int64(i)) % space
 			vals[0] = types.NewInt(types.BigInt, k)
@@ -65,6 +69,14 @@ func benchOneClient(b *testing.B, rows int, space int64, noSync bool) {
 			key = append(key[:0], PrefixRows...)
 			key = binary.BigEndian.AppendUint64(key, 42)
 			key = AppendKey(key, vals[0], colTypes[0])
+			if block {
+				blk = AppendKey(blk, vals[0], colTypes[0])
+				blk = AppendRow(blk, 1, vals, colTypes)
+				if i == rows-1 { // the block's key: its last row's key and the TSO
+					batch.Set(binary.BigEndian.AppendUint64(key, uint64(n)<<18), blk)
+				}
+				continue
+			}
 			key = binary.BigEndian.AppendUint64(key, uint64(n)<<18)
 			key = binary.BigEndian.AppendUint32(key, uint32(i))
 			val = AppendRow(val[:0], 1, vals, colTypes)
