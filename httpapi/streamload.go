@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/trace"
 	"strconv"
 	"time"
 
@@ -318,12 +319,14 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	loadNow := sl.txn.Stage(so)
 	defer sl.txn.Discard() // a failed load frees its rows before its slot
 	read := time.Now()
+	reg := trace.StartRegion(ctx, "load: receive")
 	out, err := load.Read(ctx, load.Input{
 		AutoInc: func(col int) (types.Value, error) { return sl.s.engine.AutoIncValue(t, col) },
 		Table:   t, Params: p, Body: body, Now: loadNow, Loc: loc,
 		Errors: sl.errs, Sink: sl.txn.Add, MaxLineBytes: opts.MaxLineBytes, MaxJSONBodyBytes: opts.MaxJSONBodyBytes,
 		SpillDir: sl.s.engine.SpillDir(),
 	})
+	reg.End()
 	sl.readDur = time.Since(read)
 	sl.resp.ReadDataTimeMs = sl.readDur.Milliseconds()
 	sl.resp.ReceiveDataTimeMs = sl.resp.ReadDataTimeMs
@@ -342,11 +345,13 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 		return err
 	}
 	write := time.Now()
+	reg = trace.StartRegion(ctx, "load: commit")
 	if p.TwoPhaseCommit {
 		err = sl.txn.Precommit()
 	} else {
 		err = sl.txn.Commit()
 	}
+	reg.End()
 	sl.commitDur = time.Since(write)
 	sl.resp.WriteDataTimeMs = sl.commitDur.Milliseconds()
 	sl.resp.CommitAndPublishTimeMs = sl.resp.WriteDataTimeMs

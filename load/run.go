@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime/trace"
 	"time"
 
 	"loadgw/catalog"
@@ -69,7 +70,9 @@ func (r *reader) run(ctx context.Context, nsrc int) error {
 		}
 	}()
 	for b := range full {
+		reg := trace.StartRegion(ctx, "load: convert a batch")
 		err := r.consume(b)
+		reg.End()
 		if err == nil {
 			err = b.err
 		}
@@ -175,6 +178,7 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 			b.err = r.timeout(ctx, err)
 		}
 		limit := batchRows(sent)
+		reg := trace.StartRegion(ctx, "load: parse a batch")
 		for b.err == nil && b.n < limit {
 			if b.n%64 == 63 && ctx.Err() != nil {
 				break // the load failed or ended: stop reading mid-batch too
@@ -195,6 +199,7 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 			b.rawEnd[b.n] = len(b.raw)
 			b.n++
 		}
+		reg.End()
 		// Row b.n was cleared and maybe partly read before the end or an
 		// error.
 		b.hi = min(max(b.hi, b.n+1), srcBatchRows)

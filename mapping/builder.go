@@ -179,15 +179,15 @@ func (b *Builder) build(src []types.Value) (row []types.Value, reason string, er
 	for i, c := range t.Columns {
 		switch {
 		case b.m.direct[i] >= 0:
-			v := src[b.m.direct[i]]
-			if flexible && IsAbsent(v) {
+			v := &src[b.m.direct[i]]
+			if flexible && IsAbsent(*v) {
 				// Absent from this JSON row: not updated.
 				if c.IsKey && !c.AutoInc {
 					return nil, "The key columns can not be ommited in flexible partial update, missing key column: " + c.Name, nil
 				}
 				continue
 			}
-			row[i], reason = b.fromText(v, c)
+			reason = b.fromText(&row[i], v, c)
 			b.markProvided(i)
 		case b.m.exprs[i] != nil:
 			v, err := b.m.exprs[i].Eval(src, b.ctx)

@@ -11,6 +11,9 @@ package types
 //
 // A DECIMAL whose scale differs from t's is first rescaled (rounding).
 func CheckFits(v Value, t Type) error {
+	if !NeedsFitCheck(t) {
+		return nil
+	}
 	switch t.Kind {
 	case Char, Varchar:
 		if len(v.S) > int(t.Len) {
@@ -40,4 +43,16 @@ func CheckFits(v Value, t Type) error {
 		}
 	}
 	return nil
+}
+
+// NeedsFitCheck reports whether CheckFits can refuse a value for a column
+// of type t: only CHAR, VARCHAR, DECIMAL, DATE, DATETIME and TIMESTAMPTZ
+// columns have values that do not fit. A caller that converts many values
+// skips CheckFits for the other types.
+func NeedsFitCheck(t Type) bool {
+	switch t.Kind {
+	case Char, Varchar, Decimal, Date, DateTime, TimestampTZ:
+		return true
+	}
+	return false
 }

@@ -1,8 +1,10 @@
 package upsert
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
+	"runtime/trace"
 
 	"loadgw/catalog"
 	"loadgw/storage"
@@ -126,7 +128,9 @@ func (w *Writer) write(g *pendingGroup) {
 	// from the store before g is published here changed them behind the
 	// key table (publishRecent).
 	epoch := w.keys.epoch.Load()
+	reg := trace.StartRegion(context.Background(), "upsert: write a group")
 	err, p := w.commitGroup(g)
+	reg.End()
 	if testHookWritten != nil {
 		testHookWritten()
 	}

@@ -16,7 +16,9 @@
 package upsert
 
 import (
+	"context"
 	"encoding/binary"
+	"runtime/trace"
 	"sync"
 	"sync/atomic"
 
@@ -236,11 +238,16 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	}
 	pre := w.preResolve(rc, set, partial)
 	defer pre.release()
+	reg := trace.StartRegion(context.Background(), "upsert: serial section")
 	ts, n, g, leader, err := w.enter(rc, set, extra, partial, pre)
+	reg.End()
 	if err != nil {
 		return Result{}, err
 	}
-	if err := w.await(g, leader); err != nil {
+	reg = trace.StartRegion(context.Background(), "upsert: await the group")
+	err = w.await(g, leader)
+	reg.End()
+	if err != nil {
 		return Result{}, err
 	}
 	return Result{TSO: ts, Written: n}, nil

@@ -22,7 +22,7 @@ type concurrentOpts struct {
 	rows     int
 	dur      time.Duration
 	warm     int
-	keyspace int // MoW keys are drawn from [0, keyspace); 0 means clients*rows*10
+	keyspace int // keys are drawn from [0, keyspace); 0 means clients*rows*10
 	format   string
 	groupHdr string // the group_commit header, or ""
 	random   bool   // keys drawn at random, not consecutive

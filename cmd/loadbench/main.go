@@ -61,7 +61,7 @@ func main() {
 	clients := flag.Int("clients", 0, "run the concurrent small-load workload: this many clients each sending loads of --rows rows (each its own transaction and label) for --duration")
 	duration := flag.Duration("duration", 10*time.Second, "with --clients: how long to load")
 	warm := flag.Int("warm", 5, "with --clients: loads per client before measuring")
-	keyspace := flag.Int("keyspace", 0, "with --clients and --model mow: keys are drawn from [0, keyspace); 0 means clients*rows*10")
+	keyspace := flag.Int("keyspace", 0, "with --clients: keys are drawn from [0, keyspace), consecutive and wrapping around (at random with --random-keys), for every --model; 0 means clients*rows*10")
 	groupCommit := flag.String("group-commit", "", "with --clients: the group_commit header of every load (off_mode, sync_mode, async_mode)")
 	randomKeys := flag.Bool("random-keys", false, "with --clients: each load's keys are drawn at random from the key space instead of consecutive (rows not in key order)")
 	stream := flag.Bool("stream", false, "generate the body while sending it (chunked), so the client holds no copy: use with large --rows to measure the server's memory")
@@ -380,22 +380,27 @@ func peakRSS() string {
 	return "unknown"
 }
 
-// startProfile starts a CPU profile into the file -cpuprofile names, if
-// any; stop ends it and closes the file.
+// startProfile starts a CPU profile into the file -cpuprofile names and
+// an execution trace into the file --trace names, if any; stop ends them
+// and closes the files.
 func startProfile() (stop func(), err error) {
-	if profile == "" {
-		return func() {}, nil
+	stopTrace, err := startTrace()
+	if err != nil || profile == "" {
+		return stopTrace, err
 	}
 	f, err := os.Create(profile)
 	if err != nil {
+		stopTrace()
 		return nil, err
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		_ = f.Close()
+		stopTrace()
 		return nil, err
 	}
 	return func() {
 		pprof.StopCPUProfile()
 		_ = f.Close()
+		stopTrace()
 	}, nil
 }
