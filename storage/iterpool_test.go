@@ -1,7 +1,10 @@
 package storage
 
 import (
+	"encoding/binary"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -175,5 +178,68 @@ func TestReuseFlushEmptiesPool(t *testing.T) {
 	}
 	if got := readOne(t, r, "k07"); got != "v" {
 		t.Fatalf("k07 = %q after the flush", got)
+	}
+}
+
+// TestReuseConcurrentSeesAcknowledged: readers through Reuse, running
+// beside a writer, never read a value older than the last commit that had
+// returned before their read began.
+func TestReuseConcurrentSeesAcknowledged(t *testing.T) {
+	db, err := Open(t.TempDir(), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := db.Reuse()
+	const writes = 10000
+	var acked atomic.Uint64
+	done := make(chan struct{})
+	errc := make(chan error, 4)
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				want := acked.Load()
+				it, err := r.NewIter([]byte("k"), []byte("l"))
+				if err != nil {
+					errc <- err
+					return
+				}
+				var got uint64
+				if it.First() {
+					got = binary.BigEndian.Uint64(it.Value())
+				}
+				if err := it.Close(); err != nil {
+					errc <- err
+					return
+				}
+				if got < want {
+					errc <- fmt.Errorf("read %d after the commit of %d had returned", got, want)
+					return
+				}
+			}
+		}()
+	}
+	for i := uint64(1); i <= writes; i++ {
+		b := db.NewBatch()
+		b.Set([]byte("k"), binary.BigEndian.AppendUint64(nil, i))
+		if err := b.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+		acked.Store(i)
+	}
+	close(done)
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
 	}
 }
