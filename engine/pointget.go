@@ -162,7 +162,9 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	// costs more than the lookup, its release rescoring compactions). Its
 	// iterator is one the store reuses while nothing is written
 	// (storage.DB.Reuse): creating and closing one cost more than the seek.
-	sc := s.newScanner(t, s.e.db.Reuse(), st.ctx.Now)
+	// The session's scanner is reused: a point query runs no other scan.
+	sc := &s.points.sc
+	s.initScanner(sc, t, s.e.db.Reuse(), st.ctx.Now)
 	sc.poll = s.points.pollOf(st)
 	if s.readsDeleted() {
 		sc.keepDeleted()
