@@ -159,8 +159,12 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	}
 	// The lookup is one iteration, which sees the live store as of its
 	// start: no snapshot is taken (creating and releasing a Pebble snapshot
-	// costs more than the lookup, its release rescoring compactions).
-	sc := s.newScanner(t, s.e.db, st.ctx.Now)
+	// costs more than the lookup, its release rescoring compactions). Its
+	// iterator is one the store reuses while nothing is written
+	// (storage.DB.Reuse): creating and closing one cost more than the seek.
+	// The session's scanner is reused: a point query runs no other scan.
+	sc := &s.points.sc
+	s.initScanner(sc, t, s.e.db.Reuse(), st.ctx.Now)
 	sc.poll = s.points.pollOf(st)
 	if s.readsDeleted() {
 		sc.keepDeleted()

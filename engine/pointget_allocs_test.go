@@ -36,8 +36,8 @@ func TestPointLookupAllocs(t *testing.T) {
 		src   string
 		bound float64
 	}{
-		{"SELECT * FROM u WHERE k = 0", 8},
-		{"SELECT k, v FROM u WHERE k = 0", 8},
+		{"SELECT * FROM u WHERE k = 0", 7},
+		{"SELECT k, v FROM u WHERE k = 0", 7},
 	} {
 		stmts, err := sql.Parse(c.src)
 		if err != nil {

@@ -156,6 +156,8 @@ type pointPlans struct {
 	// query's statement, nil between them.
 	poll func() error
 	st   *stmtCtx
+	// sc is the point queries' scanner, made again by each.
+	sc scanner
 }
 
 // find returns the plan of q over t as the session shows hidden columns

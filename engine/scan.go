@@ -76,10 +76,17 @@ func noVersion(rc *catalog.RowCodec, need []bool) bool {
 // newScanner reads t from r: the live store, whose iterator sees the store
 // as of the scan's start, or a snapshot.
 func (s *Session) newScanner(t *catalog.Table, r storage.Reader, now time.Time) *scanner {
+	sc := &scanner{}
+	s.initScanner(sc, t, r, now)
+	return sc
+}
+
+// initScanner makes *sc newScanner's scanner (the point lookup reuses one).
+func (s *Session) initScanner(sc *scanner, t *catalog.Table, r storage.Reader, now time.Time) {
 	_, ds := t.Column(catalog.DeleteSignCol)
 	// Without a projection a scan reads every column: the hidden row
 	// store only when the session shows hidden columns.
-	return &scanner{rc: s.e.Codec(t), t: t, r: r, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now), writer: s.e.writer,
+	*sc = scanner{rc: s.e.Codec(t), t: t, r: r, now: now, loc: s.loc, delSign: ds, expiry: ttl.NewFilter(t, now), writer: s.e.writer,
 		rowStoreRead: s.ShowHidden()}
 }
 

@@ -117,6 +117,8 @@ type DB struct {
 	// singleDelMisuse counts the single deletions flushes and compactions
 	// found deleting a key set more than once (see Batch.SingleDelete).
 	singleDelMisuse atomic.Int64
+	// iters holds the iterators of Reuse's reads (iterpool.go).
+	iters iterPool
 }
 
 // ErrNotFound is returned by Get when a key does not exist.
@@ -150,7 +152,9 @@ func openTuned(dir string, opts Options, tune func(*pebble.Options)) (*DB, error
 		MaxOpenFiles:                4096,
 		Logger:                      storeLogger{db},
 		FS:                          opts.FS,
-		EventListener:               &pebble.EventListener{PossibleAPIMisuse: db.apiMisuse},
+		EventListener: &pebble.EventListener{PossibleAPIMisuse: db.apiMisuse,
+			FlushEnd:      func(pebble.FlushInfo) { db.iters.replaced() },
+			CompactionEnd: func(pebble.CompactionInfo) { db.iters.replaced() }},
 	}
 	for i := range po.Levels {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
@@ -189,7 +193,10 @@ func memTableReserve(memTableBytes uint64) int64 {
 
 // Close flushes nothing extra (every commit is already durable) and releases
 // the store.
-func (db *DB) Close() error { return db.pdb.Close() }
+func (db *DB) Close() error {
+	db.iters.drain(true)
+	return db.pdb.Close()
+}
 
 // Get returns a copy of the value stored under key, or ErrNotFound.
 func (db *DB) Get(key []byte) ([]byte, error) { return copyGet(db.pdb, key) }
@@ -290,7 +297,9 @@ func (b *Batch) Commit() error {
 		return err
 	}
 	b.db.wrote(2 * int64(b.b.Len()))
-	if err := b.b.Commit(b.db.write); err != nil {
+	err := b.b.Commit(b.db.write)
+	b.db.iters.changed()
+	if err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)
 	}
 	return nil
@@ -304,7 +313,9 @@ func (b *Batch) CommitNoSync() error {
 		return err
 	}
 	b.db.wrote(2 * int64(b.b.Len()))
-	if err := b.b.Commit(pebble.NoSync); err != nil {
+	err := b.b.Commit(pebble.NoSync)
+	b.db.iters.changed()
+	if err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)
 	}
 	return nil
@@ -371,6 +382,10 @@ func (s *Snapshot) Close() error { return s.s.Close() }
 // positioning call.
 type Iter struct {
 	it *pebble.Iterator
+	// pool, when set, takes the iterator back on Close (DB.Reuse); gen is
+	// the store's write generation it was handed out at.
+	pool *iterPool
+	gen  uint64
 }
 
 // First positions at the first key; it reports whether one exists.
@@ -404,9 +419,12 @@ func (i *Iter) Close() error {
 	if i.it == nil {
 		return nil
 	}
-	err := i.it.Close()
+	it := i.it
 	i.it = nil
-	return err
+	if i.pool != nil {
+		return i.pool.put(it, i.gen)
+	}
+	return it.Close()
 }
 
 // PrefixEnd returns the smallest key greater than every key with prefix p.

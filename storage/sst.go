@@ -133,7 +133,9 @@ func FinishAll(db *DB, ws ...*SSTWriter) error {
 			db.wrote(st.Size())
 		}
 	}
-	if err := db.pdb.Ingest(context.Background(), paths); err != nil {
+	err = db.pdb.Ingest(context.Background(), paths)
+	db.iters.changed()
+	if err != nil {
 		return fmt.Errorf("cannot ingest %d table files: %w", len(paths), db.diskFull(err))
 	}
 	return nil
