@@ -43,6 +43,11 @@ type scanNode struct {
 	// lookup is the index lookup the pushed conjuncts allow, or nil
 	// (index_lookup.go).
 	lookup *indexLookup
+	// sample estimates the share of the table's rows the pushed filter
+	// keeps from a sample (plan_sample.go), nil when not sampled; sampled
+	// holds its answer.
+	sample  func(n *scanNode) (float64, bool)
+	sampled sampleSel
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -52,6 +57,9 @@ func (n *scanNode) cols() []expr.Column { return n.columns }
 func (n *scanNode) estimate() int64 {
 	if n.rows == 0 && n.rowsOf != nil {
 		n.rows = n.rowsOf()
+	}
+	if est, ok := n.sampledEstimate(); ok {
+		return est
 	}
 	est := n.rows
 	if n.prefix != nil {
