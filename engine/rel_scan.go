@@ -74,6 +74,9 @@ func (n *scanNode) estimate() int64 {
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	kf := x.keyFilters[n]
 	if n.pipelined(x, kf) {
+		if ran, err := n.runSplit(x, kf, fn); ran { // scan_split.go
+			return err
+		}
 		return n.runPipelined(x, kf, fn)
 	}
 	lo, hi := n.bounds(x)
@@ -99,9 +102,14 @@ func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
 func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = poll
-	keys, err := n.lookupKeys(x, sc.r, kf, lo, hi) // index_lookup.go
-	if err != nil {
-		return err
+	var keys [][]byte
+	if x.lookup != nil && x.lookup.n == n {
+		keys = x.lookup.keys
+	} else {
+		var err error
+		if keys, err = n.lookupKeys(x, sc.r, kf, lo, hi); err != nil { // index_lookup.go
+			return err
+		}
 	}
 	sc.keys = keys
 	if x.s.readsDeleted() {
