@@ -49,20 +49,31 @@ type sampleSel struct {
 	ok     bool
 }
 
-// sampledEstimate is the rows the scan's pushed filter keeps by a sample
-// of the table, when it is sampled (see above).
+// sampledEstimate is the rows the scan's pushed filter keeps by its
+// sample, when sampleNow took one for the current filter (see above).
 func (n *scanNode) sampledEstimate() (int64, bool) {
-	if n.sample == nil || len(n.where) == 0 || n.filter == nil || n.rows < sampleMinRows {
-		return 0, false
-	}
-	if n.sampled.nwhere != len(n.where) {
-		keep, ok := n.sample(n)
-		n.sampled = sampleSel{nwhere: len(n.where), keep: keep, ok: ok}
-	}
-	if !n.sampled.ok || n.sampled.keep > sampleSelective {
+	if !n.sampled.ok || n.sampled.nwhere != len(n.where) || n.sampled.keep > sampleSelective {
 		return 0, false
 	}
 	return max(1, int64(float64(n.rows)*n.sampled.keep)), true
+}
+
+// sampleNow samples the scan's table for its pushed filter when it is
+// large enough (see above). The planner calls it before ordering joins,
+// on the statement's goroutine: estimate never samples, as it also runs
+// on scan workers.
+func (n *scanNode) sampleNow() {
+	if n.sample == nil || len(n.where) == 0 || n.filter == nil || n.sampled.nwhere == len(n.where) {
+		return
+	}
+	if n.rows == 0 && n.rowsOf != nil {
+		n.rows = n.rowsOf()
+	}
+	if n.rows < sampleMinRows {
+		return
+	}
+	keep, ok := n.sample(n)
+	n.sampled = sampleSel{nwhere: len(n.where), keep: keep, ok: ok}
 }
 
 // sampleFilter reads the sample of scan n's table and returns the share
