@@ -2,9 +2,9 @@ package engine
 
 import "sync/atomic"
 
-// Split scans. A large filtered scan that runs pipelined (scan_pipe.go) —
-// a hash join's probe side carrying the build side's key filters, or a
-// scan with a pushed filter — does nearly all of its work in its worker:
+// Split scans. A large scan that runs pipelined (scan_pipe.go) as a hash
+// join's probe side carrying the build side's key filters does nearly all
+// of its work in its worker:
 // reading, decoding and filtering; the few rows that pass cost the
 // consumer little, so the statement used one core of two (TPC-H Q3's
 // lineitem keeps 30k of 3.2M rows, Q5's and Q8's lineitem lookups fetch
@@ -17,9 +17,12 @@ import "sync/atomic"
 // up to pipeAheadBatches batches of its own; past that it waits for the
 // consumer, and the rest of the scan runs as a single worker would. So
 // results and the first-seen order of groups are those of a serial scan.
+// A scan with only a pushed filter is not split: it often keeps most rows
+// (TPC-H Q15's quarter of lineitem is its key range), and the second
+// worker would fill its batches and wait, for nothing but their memory.
 
-// splitMinRows is the smallest estimated table whose filtered scans are
-// split; tests lower it.
+// splitMinRows is the smallest estimated table whose key-filtered scans
+// are split; tests lower it.
 var splitMinRows int64 = 400_000
 
 // splitMinKeys is the fewest index lookup row keys that are split between
@@ -39,7 +42,7 @@ type presetLookup struct {
 // runSplit runs a pipelined scan as two ordered halves (see above); false
 // when it does not apply and the caller runs the scan.
 func (n *scanNode) runSplit(x *execCtx, kf *keyFilter, fn rowFn) (bool, error) {
-	if kf == nil && n.filter == nil || n.t.IsUnique() || n.rows < splitMinRows {
+	if kf == nil || n.t.IsUnique() || n.rows < splitMinRows {
 		return false, nil
 	}
 	lo, hi := n.bounds(x)
