@@ -20,6 +20,8 @@ import (
 //	clock set=RFC3339 | advance=DURATION
 //	index-check table=T    each index of T: its entries against its rows
 //	index-rows             rows index lookups fetched since the last index-rows
+//	sample-rows min=N      sample the filters of scans of tables of at least
+//	                       N estimated rows (plan_sample.go), for this script
 //	spill-files            whether queries wrote spill files since the last
 //	                       spill-files, and how many are left in tmp-query/
 //
@@ -34,6 +36,8 @@ func TestDataDriven(t *testing.T) {
 		sess := e.NewSession("")
 		var spillSeen int64
 		indexSeen := indexLookupRows.Load()
+		savedSampleMin := sampleMinRows
+		defer func() { sampleMinRows = savedSampleMin }()
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			switch d.Cmd {
 			case "sql":
@@ -54,6 +58,9 @@ func TestDataDriven(t *testing.T) {
 				}
 				e = open()
 				sess = e.NewSession(db)
+				return "ok\n"
+			case "sample-rows":
+				d.ScanArgs(t, "min", &sampleMinRows)
 				return "ok\n"
 			case "index-rows":
 				// Rows fetched through index lookups since the last index-rows.

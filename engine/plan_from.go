@@ -137,7 +137,8 @@ func (p *planner) planTable(from *sql.TableRef) (*source, error) {
 		src.hidden = hidden
 		return src, nil
 	}
-	sc := &scanNode{t: t, columns: cols, alias: qual, rowsOf: func() int64 { return p.s.tableRowsEstimate(t) }}
+	sc := &scanNode{t: t, columns: cols, alias: qual, rowsOf: func() int64 { return p.s.tableRowsEstimate(t) },
+		sample: func(n *scanNode) (float64, bool) { return p.s.sampleFilter(n, p.st.ctx) }}
 	return &source{node: sc, hidden: hidden, tables: []*catalog.Table{t}, scans: []*scanNode{sc}}, nil
 }
 

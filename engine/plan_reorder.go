@@ -162,6 +162,11 @@ func (jo *joinOrder) build(conds []expr.Expr) (relNode, []int, []expr.Expr, erro
 			left = append(left, c)
 		}
 	}
+	for _, r := range jo.rels {
+		if sc := scanUnder(r.node); sc != nil {
+			sc.sampleNow() // plan_sample.go
+		}
+	}
 	plan := jo.bestOrder(conds, refs, used)
 	start := plan.order[0]
 	in := map[int]bool{start: true}

@@ -40,6 +40,9 @@ type execCtx struct {
 	// spools are the rows of the spools of the joins running (see
 	// rel_spool.go).
 	spools map[*spoolNode]*spoolState
+	// lookup, on a scan worker of a split scan, is the index lookup's row
+	// keys collected once for all its workers (scan_split.go).
+	lookup *presetLookup
 }
 
 func (x *execCtx) truth(c expr.Compiled, row []types.Value) (bool, error) {

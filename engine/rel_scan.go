@@ -43,6 +43,11 @@ type scanNode struct {
 	// lookup is the index lookup the pushed conjuncts allow, or nil
 	// (index_lookup.go).
 	lookup *indexLookup
+	// sample estimates the share of the table's rows the pushed filter
+	// keeps from a sample (plan_sample.go), nil when not sampled; sampled
+	// holds its answer.
+	sample  func(n *scanNode) (float64, bool)
+	sampled sampleSel
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -52,6 +57,9 @@ func (n *scanNode) cols() []expr.Column { return n.columns }
 func (n *scanNode) estimate() int64 {
 	if n.rows == 0 && n.rowsOf != nil {
 		n.rows = n.rowsOf()
+	}
+	if est, ok := n.sampledEstimate(); ok {
+		return est
 	}
 	est := n.rows
 	if n.prefix != nil {
@@ -66,6 +74,9 @@ func (n *scanNode) estimate() int64 {
 func (n *scanNode) run(x *execCtx, fn rowFn) error {
 	kf := x.keyFilters[n]
 	if n.pipelined(x, kf) {
+		if ran, err := n.runSplit(x, kf, fn); ran { // scan_split.go
+			return err
+		}
 		return n.runPipelined(x, kf, fn)
 	}
 	lo, hi := n.bounds(x)
@@ -91,9 +102,14 @@ func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
 func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = poll
-	keys, err := n.lookupKeys(x, sc.r, kf, lo, hi) // index_lookup.go
-	if err != nil {
-		return err
+	var keys [][]byte
+	if x.lookup != nil && x.lookup.n == n {
+		keys = x.lookup.keys
+	} else {
+		var err error
+		if keys, err = n.lookupKeys(x, sc.r, kf, lo, hi); err != nil { // index_lookup.go
+			return err
+		}
 	}
 	sc.keys = keys
 	if x.s.readsDeleted() {

@@ -33,6 +33,10 @@ const (
 	// pipeBatches is the number of batches in flight: one being filled,
 	// the others queued or being consumed.
 	pipeBatches = 4
+	// pipeAheadBatches is the number of batches a worker reading a later
+	// range of an ordered split fills before the consumer reaches its
+	// range (scan_split.go): up to 12 MiB.
+	pipeAheadBatches = 32
 )
 
 // pipeMinRows is the smallest estimated table size scanned on a second
@@ -150,6 +154,15 @@ func (n *scanNode) runAnyOrder(x *execCtx, fn rowFn) error {
 // own into fn, on the calling goroutine: the rows of one range in order,
 // in the order of ranges when there is one.
 func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn rowFn) error {
+	return n.runRanges(x, kf, ranges, false, nil, fn)
+}
+
+// runRanges is runWorkers; ordered hands fn the rows of the ranges in the
+// order of ranges, each later range's worker reading ahead into batches
+// of its own (scan_split.go), and lookup, when not nil, is the index
+// lookup collected for the whole scan, which the workers use instead of
+// collecting it again.
+func (n *scanNode) runRanges(x *execCtx, kf *keyFilter, ranges [][2][]byte, ordered bool, lookup *presetLookup, fn rowFn) error {
 	// The statement's snapshot and the scan's encoded filter plan exist
 	// before the workers read them.
 	x.st.reader()
@@ -158,22 +171,37 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 	width := len(n.t.Columns)
 	rows := max(16, min(512, pipeBatchValues/width))
 	copyCols := pipeCopyCols(n.need, width)
-	batches := pipeBatches * len(ranges)
-	full := make(chan *pipeBatch, batches)
-	free := make(chan *pipeBatch, batches)
-	for range batches {
-		b, _ := pipeBatchPool.Get().(*pipeBatch)
-		if b == nil || cap(b.vals) < rows*width {
-			b = &pipeBatch{vals: make([]types.Value, rows*width)}
+	// One queue of batches for all workers, or one per range when ordered.
+	queues := 1
+	if ordered {
+		queues = len(ranges)
+	}
+	fulls := make([]chan *pipeBatch, queues)
+	frees := make([]chan *pipeBatch, queues)
+	for q := range queues {
+		batches := pipeBatches * len(ranges)
+		if ordered && q > 0 {
+			batches = pipeAheadBatches
 		}
-		b.vals = b.vals[:rows*width]
-		free <- b
+		fulls[q] = make(chan *pipeBatch, batches)
+		frees[q] = make(chan *pipeBatch, batches)
+		for range batches {
+			b, _ := pipeBatchPool.Get().(*pipeBatch)
+			if b == nil || cap(b.vals) < rows*width {
+				b = &pipeBatch{vals: make([]types.Value, rows*width)}
+			}
+			b.vals = b.vals[:rows*width]
+			frees[q] <- b
+		}
 	}
 	done := make(chan struct{})
 	werrs := make([]error, len(ranges))
-	var wg sync.WaitGroup
+	wgs := make([]sync.WaitGroup, queues)
 	for w, r := range ranges {
+		q := min(w, queues-1)
+		full, free := fulls[q], frees[q]
 		wx := &execCtx{s: x.s, ctx: x.ctx.Fork(), st: x.st}
+		wx.lookup = lookup
 		var polls uint32
 		poll := func() error {
 			polls++
@@ -182,7 +210,7 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 			}
 			return cancel.check()
 		}
-		goScanWorker(&wg, &werrs[w], func() error {
+		goScanWorker(&wgs[q], &werrs[w], func() error {
 			var b *pipeBatch
 			err := n.scanRows(wx, poll, kf, r[0], r[1], func(row []types.Value) (bool, error) {
 				if b == nil {
@@ -222,33 +250,54 @@ func (n *scanNode) runWorkers(x *execCtx, kf *keyFilter, ranges [][2][]byte, fn 
 			return err
 		}, nil)
 	}
-	go func() {
-		wg.Wait()
-		close(full)
-	}()
+	for q := range queues {
+		go func() {
+			wgs[q].Wait()
+			close(fulls[q])
+		}()
+	}
 	// However the consumer ends (done, stopped early, an error, a panic),
 	// the workers are stopped and waited for before run returns.
-	defer func() {
-		close(done)
-		for range full {
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			close(done)
 		}
-		// The workers have ended: every batch is back in free or was
-		// being consumed.
-		for len(free) > 0 {
-			pipeBatchPool.Put(<-free)
-		}
-	}()
-	for b := range full {
-		for i := range b.n {
-			more, err := fn(b.vals[i*width : (i+1)*width : (i+1)*width])
-			if err != nil || !more {
-				free <- b
-				return err
+		for q := range queues {
+			for range fulls[q] {
 			}
 		}
-		free <- b
 	}
-	// full is closed: every worker has ended.
+	defer func() {
+		stop()
+		// The workers have ended: every batch is back in its free queue
+		// or was being consumed.
+		for q := range queues {
+			for len(frees[q]) > 0 {
+				pipeBatchPool.Put(<-frees[q])
+			}
+		}
+	}()
+	for q := range queues {
+		for b := range fulls[q] {
+			for i := range b.n {
+				more, err := fn(b.vals[i*width : (i+1)*width : (i+1)*width])
+				if err != nil || !more {
+					frees[q] <- b
+					return err
+				}
+			}
+			frees[q] <- b
+		}
+		// A worker that failed ends the ordered rows at its range: the
+		// rows of later ranges are not the serial scan's.
+		if ordered && werrs[q] != nil {
+			break
+		}
+	}
+	// Every worker has ended, or is stopped here after one that failed.
+	stop()
 	raiseWorkerPanic(werrs)
 	for _, err := range werrs {
 		if err != nil {

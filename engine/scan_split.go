@@ -1,0 +1,66 @@
+package engine
+
+import "sync/atomic"
+
+// Split scans. A large scan that runs pipelined (scan_pipe.go) as a hash
+// join's probe side carrying the build side's key filters does nearly all
+// of its work in its worker:
+// reading, decoding and filtering; the few rows that pass cost the
+// consumer little, so the statement used one core of two (TPC-H Q3's
+// lineitem keeps 30k of 3.2M rows, Q5's and Q8's lineitem lookups fetch
+// 180k and 40k rows to keep a fifth and a twentieth). Such a scan is cut
+// in two at its middle, a table file boundary (as runAnyOrder cuts), or,
+// when it reads through an index lookup, at the middle of the row keys
+// collected once for both, and each half is read by a worker of its own.
+// The consumer still takes the rows in the serial scan's order: all of
+// the first half's, then the second's, which its worker reads ahead into
+// up to pipeAheadBatches batches of its own; past that it waits for the
+// consumer, and the rest of the scan runs as a single worker would. So
+// results and the first-seen order of groups are those of a serial scan.
+// A scan with only a pushed filter is not split: it often keeps most rows
+// (TPC-H Q15's quarter of lineitem is its key range), and the second
+// worker would fill its batches and wait, for nothing but their memory.
+
+// splitMinRows is the smallest estimated table whose key-filtered scans
+// are split; tests lower it.
+var splitMinRows int64 = 400_000
+
+// splitMinKeys is the fewest index lookup row keys that are split between
+// two workers; tests lower it.
+var splitMinKeys = 4096
+
+// splitRuns counts the scans run as two halves, for tests.
+var splitRuns atomic.Int64
+
+// presetLookup is the outcome of an index lookup collected before the
+// workers of scan n start: keys, or nil when the scan reads its range.
+type presetLookup struct {
+	n    *scanNode
+	keys [][]byte
+}
+
+// runSplit runs a pipelined scan as two ordered halves (see above); false
+// when it does not apply and the caller runs the scan.
+func (n *scanNode) runSplit(x *execCtx, kf *keyFilter, fn rowFn) (bool, error) {
+	if kf == nil || n.t.IsUnique() || n.rows < splitMinRows {
+		return false, nil
+	}
+	lo, hi := n.bounds(x)
+	keys, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
+	if err != nil {
+		return true, err
+	}
+	pre := &presetLookup{n: n, keys: keys}
+	var mid []byte
+	switch {
+	case keys != nil && len(keys) >= splitMinKeys:
+		mid = keys[len(keys)/2]
+	case keys == nil:
+		mid = x.s.e.db.SplitKey(lo, hi)
+	}
+	if mid == nil {
+		return true, n.runRanges(x, kf, [][2][]byte{{lo, hi}}, false, pre, fn)
+	}
+	splitRuns.Add(1)
+	return true, n.runRanges(x, kf, [][2][]byte{{lo, mid}, {mid, hi}}, true, pre, fn)
+}
