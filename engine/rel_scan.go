@@ -89,12 +89,21 @@ func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
 // filter and kf (the probe key filter installed on the scan, or nil),
 // poll stops the scan.
 func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
-	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
-	sc.poll = poll
-	keys, err := n.lookupKeys(x, sc.r, kf, lo, hi) // index_lookup.go
+	if done, err := n.scanExists(x, poll, kf, lo, hi, fn); done { // index_exists.go
+		return err
+	}
+	keys, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi) // index_lookup.go
 	if err != nil {
 		return err
 	}
+	return n.scanRowsKeys(x, poll, kf, keys, lo, hi, fn)
+}
+
+// scanRowsKeys is scanRows reading the rows of keys (sorted row keys an
+// index names), or the whole range when keys is nil.
+func (n *scanNode) scanRowsKeys(x *execCtx, poll func() error, kf *keyFilter, keys [][]byte, lo, hi []byte, fn rowFn) error {
+	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
+	sc.poll = poll
 	sc.keys = keys
 	if x.s.readsDeleted() {
 		sc.keepDeleted()
