@@ -10,7 +10,7 @@ import (
 // with an INVERTED index on the correlated column and on a copy without,
 // serially and pipelined, and expects equal answers, with the indexed
 // table's rows fetched one per key through existence lookups: fewer rows
-// than the keys' rows.
+// than the keys' rows, unless the scan has a filter of its own.
 func TestExistsLookupMatchesScan(t *testing.T) {
 	s := openPipeEngine(t)
 	for _, name := range []string{"ix", "nx"} {
@@ -48,6 +48,13 @@ func TestExistsLookupMatchesScan(t *testing.T) {
 				want := fmt.Sprint(mustExec(t, s, fmt.Sprintf(q, "nx")).Rows)
 				if got != want {
 					t.Errorf("pipe %d: %s: indexed %s, scanned %s", pipe, q, got, want)
+				}
+				// A filter of the scan's own: every row of the keys.
+				if filtered := strings.Contains(q, "x.f"); filtered {
+					if first != 0 {
+						t.Errorf("pipe %d: %s: %d rows fetched one per key", pipe, q, first)
+					}
+					continue
 				}
 				if first == 0 {
 					t.Errorf("pipe %d: %s: no existence lookup", pipe, q)
