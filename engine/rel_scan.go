@@ -43,6 +43,9 @@ type scanNode struct {
 	// lookup is the index lookup the pushed conjuncts allow, or nil
 	// (index_lookup.go).
 	lookup *indexLookup
+	// implied counts the conjuncts of where an OR implies
+	// (plan_orimplied.go): estimate does not count them.
+	implied int
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -57,7 +60,7 @@ func (n *scanNode) estimate() int64 {
 	if n.prefix != nil {
 		est /= 100
 	}
-	for range n.where {
+	for range len(n.where) - n.implied {
 		est /= 4
 	}
 	return max(est, 1)
