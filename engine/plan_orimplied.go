@@ -69,7 +69,9 @@ func orImplied(c expr.Expr, ctx *expr.Context) []expr.Expr {
 					}
 				}
 			}
-			out = append(out, &expr.In{P: first.col.Pos(), X: first.col, List: list})
+			if oneKind(list) {
+				out = append(out, &expr.In{P: first.col.Pos(), X: first.col, List: list})
+			}
 		case lows || highs:
 			if lows {
 				lo := first.lo
@@ -229,4 +231,26 @@ func (p *planner) pushOrImplied(n *scanNode, c expr.Expr) {
 		n.texts = append(n.texts, expr.String(d))
 		n.implied++
 	}
+}
+
+// oneKind reports whether the literals of list, NULLs aside, are of one
+// kind: the IN list then compares each with the column as the blocks' own
+// `=` and IN did (`c = 1 OR c = 'a'` on a string column compares as
+// numbers and as strings; one IN list of both would not).
+func oneKind(list []expr.Expr) bool {
+	kind, seen := types.Kind(0), false
+	for _, e := range list {
+		lit, ok := e.(*expr.Literal)
+		if !ok {
+			return false
+		}
+		if lit.Val.IsNull() {
+			continue
+		}
+		if seen && lit.Val.Kind != kind {
+			return false
+		}
+		kind, seen = lit.Val.Kind, true
+	}
+	return true
 }
