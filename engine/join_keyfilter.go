@@ -37,6 +37,8 @@ type keyFilter struct {
 	slot  int           // the scan column the key reads
 	// next is the filter another join installed on the same scan.
 	next *keyFilter
+	// one: the join needs one row per key (index_exists.go).
+	one bool
 }
 
 // keep reports whether row's keys are in every filter's table.
@@ -188,6 +190,7 @@ func (n *joinNode) installKeyFilters(x *execCtx, buildLeft bool, probe relNode, 
 				return func() {}, err
 			}
 		}
+		f.one = n.onePerKey(buildLeft, probe, t.sc, len(pkeys))
 		undo = append(undo, x.setKeyFilter(t.sc, f))
 	}
 	return func() {
@@ -246,7 +249,7 @@ func (n *joinNode) explainKeyFilter(verbose bool) string {
 		if seekable(sc, slot) {
 			return ", probe key filter, seeks few keys" // see join_keyseek.go
 		}
-		return ", probe key filter" + sc.explainIndexFilter(slot)
+		return ", probe key filter" + sc.explainIndexFilter(slot) + n.explainOnePerKey(buildLeft, probe, sc, slot, len(pkeys))
 	}
 	var notes []string
 	for _, t := range n.keyTargets(buildLeft, probe, pkeys) {

@@ -90,6 +90,7 @@ func (p *planner) push(node relNode, c expr.Expr) (relNode, bool, error) {
 		if err != nil {
 			return node, false, nil
 		}
+		p.pushOrImplied(n, c) // plan_orimplied.go
 		n.filter = andCompiled(n.filter, cond)
 		n.where = append(n.where, c)
 		n.texts = append(n.texts, expr.String(c))

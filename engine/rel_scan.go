@@ -48,6 +48,9 @@ type scanNode struct {
 	// holds its answer.
 	sample  func(n *scanNode) (float64, bool)
 	sampled sampleSel
+	// implied counts the conjuncts of where an OR implies
+	// (plan_orimplied.go): estimate does not count them.
+	implied int
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -65,7 +68,7 @@ func (n *scanNode) estimate() int64 {
 	if n.prefix != nil {
 		est /= 100
 	}
-	for range n.where {
+	for range len(n.where) - n.implied {
 		est /= 4
 	}
 	return max(est, 1)
@@ -100,17 +103,26 @@ func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
 // filter and kf (the probe key filter installed on the scan, or nil),
 // poll stops the scan.
 func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
-	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
-	sc.poll = poll
+	if done, err := n.scanExists(x, poll, kf, lo, hi, fn); done { // index_exists.go
+		return err
+	}
 	var keys [][]byte
 	if x.lookup != nil && x.lookup.n == n {
 		keys = x.lookup.keys
 	} else {
 		var err error
-		if keys, err = n.lookupKeys(x, sc.r, kf, lo, hi); err != nil { // index_lookup.go
+		if keys, err = n.lookupKeys(x, x.st.reader(), kf, lo, hi); err != nil { // index_lookup.go
 			return err
 		}
 	}
+	return n.scanRowsKeys(x, poll, kf, keys, lo, hi, fn)
+}
+
+// scanRowsKeys is scanRows reading the rows of keys (sorted row keys an
+// index names), or the whole range when keys is nil.
+func (n *scanNode) scanRowsKeys(x *execCtx, poll func() error, kf *keyFilter, keys [][]byte, lo, hi []byte, fn rowFn) error {
+	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
+	sc.poll = poll
 	sc.keys = keys
 	if x.s.readsDeleted() {
 		sc.keepDeleted()

@@ -42,7 +42,9 @@ type presetLookup struct {
 // runSplit runs a pipelined scan as two ordered halves (see above); false
 // when it does not apply and the caller runs the scan.
 func (n *scanNode) runSplit(x *execCtx, kf *keyFilter, fn rowFn) (bool, error) {
-	if kf == nil || n.t.IsUnique() || n.rows < splitMinRows {
+	if kf == nil || n.t.IsUnique() || n.rows < splitMinRows || n.existsLookup(kf) {
+		// An existence lookup (index_exists.go) reads one row per key:
+		// collecting every key's rows first would read what it skips.
 		return false, nil
 	}
 	lo, hi := n.bounds(x)

@@ -157,6 +157,9 @@ func concatWS(_ *Context, a []types.Value) (types.Value, error) {
 // substr is 1-based over characters; a negative start counts from the end;
 // start 0 or a length below 1 gives ”.
 func substr(a []types.Value) types.Value {
+	if v, ok := substrForward(a); ok { // substr_fast.go
+		return v
+	}
 	r := []rune(a[0].S)
 	pos := a[1].I
 	n := int64(len(r))

@@ -1,0 +1,55 @@
+package expr
+
+import (
+	"testing"
+
+	"loadgw/types"
+)
+
+// substrRunes is substr by rune conversion alone, the reference of
+// TestSubstrForward.
+func substrRunes(a []types.Value) types.Value {
+	r := []rune(a[0].S)
+	pos := a[1].I
+	n := int64(len(r))
+	length := n
+	if len(a) > 2 {
+		length = a[2].I
+	}
+	switch {
+	case pos > 0:
+		pos--
+	case pos < 0:
+		pos += n
+	default:
+		return str("")
+	}
+	if pos < 0 || pos >= n || length <= 0 {
+		return str("")
+	}
+	return str(string(r[pos:min(pos+length, n)]))
+}
+
+// TestSubstrForward expects substr to answer as the conversion to runes
+// does for every position and length over ASCII, multi-byte, invalid
+// UTF-8 and empty strings.
+func TestSubstrForward(t *testing.T) {
+	strs := []string{"", "a", "hello", "中文字符", "a中b文", "\xff", "ab\xffcd", "中\xe4\xb8", "13-456", "\xef\xbf\xbdx"}
+	lengths := []int64{-1, 0, 1, 2, 3, 10, 1 << 62}
+	for _, s := range strs {
+		for pos := int64(-8); pos <= 8; pos++ {
+			for _, pos := range []int64{pos, 1 << 62, -(1 << 62)} {
+				in := []types.Value{str(s), types.NewInt(types.BigInt, pos)}
+				if got, want := substr(in), substrRunes(in); got.S != want.S {
+					t.Errorf("substr(%q, %d) = %q, want %q", s, pos, got.S, want.S)
+				}
+				for _, l := range lengths {
+					in := []types.Value{str(s), types.NewInt(types.BigInt, pos), types.NewInt(types.BigInt, l)}
+					if got, want := substr(in), substrRunes(in); got.S != want.S {
+						t.Errorf("substr(%q, %d, %d) = %q, want %q", s, pos, l, got.S, want.S)
+					}
+				}
+			}
+		}
+	}
+}
