@@ -43,6 +43,9 @@ type scanNode struct {
 	// lookup is the index lookup the pushed conjuncts allow, or nil
 	// (index_lookup.go).
 	lookup *indexLookup
+	// preset, while set, is the index lookup decided for all the ranges a
+	// scan is read in (join_anyorder.go).
+	preset *presetKeys
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
@@ -91,7 +94,7 @@ func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
 func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = poll
-	keys, err := n.lookupKeys(x, sc.r, kf, lo, hi) // index_lookup.go
+	keys, err := n.scanKeysOf(x, sc.r, kf, lo, hi) // join_anyorder.go, index_lookup.go
 	if err != nil {
 		return err
 	}
