@@ -238,9 +238,7 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 	if err := it.Close(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(keys, bytes.Compare)
-	keys = slices.CompactFunc(keys, bytes.Equal) // stale entries may repeat a row
-	return keys, nil
+	return sortRowKeys(keys), nil // index_sort.go; stale entries may repeat a row
 }
 
 // scanKeys reads the rows of sc.keys within [lo, hi), in key order, with
