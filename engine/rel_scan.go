@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"loadgw/catalog"
 	"loadgw/expr"
@@ -46,6 +47,9 @@ type scanNode struct {
 	// preset, while set, is the index lookup decided for all the ranges a
 	// scan is read in (join_anyorder.go).
 	preset *presetKeys
+	// filesRows is the table's rows counted in its table files, once
+	// known (index_rows.go).
+	filesRows atomic.Int64
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }
