@@ -58,4 +58,23 @@ func TestIndexLookupFilesRows(t *testing.T) {
 	if got := indexLookupRows.Load() - before; got != want {
 		t.Fatalf("rows fetched through idx_v: %d, want %d (size guess %d rows)", got, want, guess)
 	}
+
+	// The count is kept per table until its files change: twice the rows
+	// (the new ones of other values) allow a lookup of twice as many.
+	var vals []string
+	for i := n; i < 2*n; i++ {
+		vals = append(vals, fmt.Sprintf("(%d, %d%s)", i, 1000+i%120, strings.Repeat(", 7", 14)))
+	}
+	mustExec(t, s, "INSERT INTO w VALUES "+strings.Join(vals, ","))
+	if err := e.db.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	before = indexLookupRows.Load()
+	res = mustExec(t, s, "SELECT count(*) FROM w WHERE v < 20 AND v IN (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)")
+	if got := res.Rows[0][0].I; got != 2*want {
+		t.Fatalf("count(*) = %d, want %d", got, 2*want)
+	}
+	if got := indexLookupRows.Load() - before; got != 2*want {
+		t.Fatalf("rows fetched through idx_v after the table doubled: %d, want %d", got, 2*want)
+	}
 }
