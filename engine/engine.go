@@ -73,6 +73,10 @@ type Engine struct {
 	// the loads' label store (WatchLoads).
 	alterWait alterWaiters
 	watched   atomic.Pointer[labels.Store]
+
+	// filesRows caches each table's rows counted in the table files, by
+	// table ID (index_rows.go).
+	filesRows sync.Map
 }
 
 // Open opens the engine on the store in dir.

@@ -71,11 +71,7 @@ func (n *scanNode) scanExists(x *execCtx, poll func() error, kf *keyFilter, lo, 
 	if !n.existsLookup(kf) {
 		return false, nil
 	}
-	rows := n.rows // not n.estimate(): pipelined scans run this on workers
-	if rows == 0 && n.rowsOf != nil {
-		rows = n.rowsOf()
-	}
-	limit := rows / indexLookupRatio
+	limit := n.lookupTableRows(x) / indexLookupRatio // index_rows.go
 	if limit < 1 {
 		return false, nil
 	}

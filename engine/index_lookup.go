@@ -123,11 +123,7 @@ func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, h
 	if n.lookup == nil && (kf == nil || len(n.t.Indexes) == 0) {
 		return nil, nil // no index to use: the table's size is not read
 	}
-	rows := n.rows // not n.estimate(): pipelined scans run this on workers
-	if rows == 0 && n.rowsOf != nil {
-		rows = n.rowsOf()
-	}
-	limit := rows / indexLookupRatio
+	limit := n.lookupTableRows(x) / indexLookupRatio // index_rows.go
 	if limit < 1 {
 		return nil, nil
 	}
@@ -238,9 +234,7 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 	if err := it.Close(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(keys, bytes.Compare)
-	keys = slices.CompactFunc(keys, bytes.Equal) // stale entries may repeat a row
-	return keys, nil
+	return sortRowKeys(keys), nil // index_sort.go; stale entries may repeat a row
 }
 
 // scanKeys reads the rows of sc.keys within [lo, hi), in key order, with

@@ -120,7 +120,11 @@ func (n *joinNode) runHash(x *execCtx, fn rowFn, buildLeft bool, build, probe re
 	if len(bkeys) > 0 && n.marks == nil {
 		buildRows = hj.narrowBuild(build, buildRows)
 	}
-	_, err := hj.join(buildRows, func(f rowFn) error { return probe.run(x, f) }, 0)
+	probeRows := func(f rowFn) error { return probe.run(x, f) }
+	if sc, ok := probe.(*scanNode); ok && n.probeAnyOrder(buildLeft) {
+		probeRows = func(f rowFn) error { return sc.runAnyOrder(x, f) } // join_anyorder.go
+	}
+	_, err := hj.join(buildRows, probeRows, 0)
 	return err
 }
 

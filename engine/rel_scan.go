@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"loadgw/catalog"
 	"loadgw/expr"
@@ -51,6 +52,9 @@ type scanNode struct {
 	// implied counts the conjuncts of where an OR implies
 	// (plan_orimplied.go): estimate does not count them.
 	implied int
+	// filesRows is the table's rows counted in its table files, once
+	// known (index_rows.go).
+	filesRows atomic.Int64
 }
 
 func (n *scanNode) cols() []expr.Column { return n.columns }

@@ -143,11 +143,11 @@ func (n *scanNode) runAnyOrder(x *execCtx, fn rowFn) error {
 		return n.run(x, fn)
 	}
 	lo, hi := n.bounds(x)
-	mid := x.s.e.db.SplitKey(lo, hi)
-	if mid == nil {
-		return n.runWorkers(x, kf, [][2][]byte{{lo, hi}}, fn)
+	ranges, pre, err := n.anyOrderRanges(x, kf, lo, hi) // join_anyorder.go
+	if err != nil {
+		return err
 	}
-	return n.runWorkers(x, kf, [][2][]byte{{lo, mid}, {mid, hi}}, fn)
+	return n.runRanges(x, kf, ranges, false, pre, fn)
 }
 
 // runWorkers reads each key range of ranges on a worker goroutine of its
