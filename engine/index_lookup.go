@@ -116,12 +116,15 @@ func indexConjunct(t *catalog.Table, ics []upsert.IndexCol, c expr.Expr, ctx *ex
 // lookupKeys returns the sorted row keys within [lo, hi) the scan reads
 // through an index, or nil when it reads the range: from its predicate
 // lookup, else from a key filter on an indexed integer column.
-func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, hi []byte) ([][]byte, error) {
+// A lookup for a key filter that needs only the first row of each key
+// (keyFilter.once) returns the keys grouped by value instead, with the
+// groups (index_lookup_once.go).
+func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, hi []byte) ([][]byte, *lookupGroups, error) {
 	if n.t.Keys != catalog.DupKeys || n.prefix != nil && n.span == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if n.lookup == nil && (kf == nil || len(n.t.Indexes) == 0) {
-		return nil, nil // no index to use: the table's size is not read
+		return nil, nil, nil // no index to use: the table's size is not read
 	}
 	rows := n.rows // not n.estimate(): pipelined scans run this on workers
 	if rows == 0 && n.rowsOf != nil {
@@ -129,22 +132,30 @@ func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, h
 	}
 	limit := rows / indexLookupRatio
 	if limit < 1 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if n.lookup != nil {
-		return n.collect(x, r, n.lookup.ic, n.lookup.vals, lo, hi, limit)
+		keys, err := n.collect(x, r, n.lookup.ic, n.lookup.vals, lo, hi, limit)
+		return keys, nil, err
 	}
 	for f := kf; f != nil; f = f.next {
 		ic, vals := n.filterLookup(f, limit)
 		if vals == nil {
 			continue
 		}
+		if f.once {
+			keys, g, err := n.collectGroups(x, r, ic, vals, lo, hi, limit)
+			if keys != nil || err != nil {
+				return keys, g, err
+			}
+			continue
+		}
 		keys, err := n.collect(x, r, ic, vals, lo, hi, limit)
 		if keys != nil || err != nil {
-			return keys, err
+			return keys, nil, err
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // filterLookup is the index and the values key filter f looks up on scan
@@ -192,27 +203,50 @@ const lookupSample = 32
 // they name within [lo, hi), sorted and distinct; nil when there are more
 // than limit (the scan reads its range).
 func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, vals []types.Value, lo, hi []byte, limit int64) ([][]byte, error) {
+	keys, _, err := n.collectEntries(x, r, ic, vals, lo, hi, limit)
+	if keys == nil || err != nil {
+		return nil, err
+	}
+	ks := make([]lookupKey, len(keys))
+	for i, k := range keys {
+		ks[i].key = k
+	}
+	sortLookupKeys(ks)
+	for i := range ks {
+		keys[i] = ks[i].key
+	}
+	keys = slices.CompactFunc(keys, bytes.Equal) // stale entries may repeat a row
+	return keys, nil
+}
+
+// collectEntries reads the entries of vals of index ic and returns the row
+// keys they name within [lo, hi) in the order of the values' encodings,
+// each value's keys in key order, and the values in that order with the
+// end of each one's keys; nil when there are more than limit.
+func (n *scanNode) collectEntries(x *execCtx, r storage.Reader, ic upsert.IndexCol, vals []types.Value, lo, hi []byte, limit int64) ([][]byte, []valueKeys, error) {
 	rc := x.s.e.Codec(n.t)
 	p := upsert.IndexPrefix(n.t.ID, ic.ID)
 	it, err := r.NewIter(p, storage.PrefixEnd(p))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer it.Close()
-	encs := make([][]byte, len(vals))
+	encs := make([]valueKeys, len(vals))
 	for i, v := range vals {
-		encs[i] = upsert.AppendIndexValue(bytes.Clone(p), v, ic.Type)
+		encs[i] = valueKeys{enc: upsert.AppendIndexValue(bytes.Clone(p), v, ic.Type), val: v}
 	}
-	slices.SortFunc(encs, bytes.Compare)
+	slices.SortFunc(encs, func(a, b valueKeys) int { return bytes.Compare(a.enc, b.enc) })
 	keys := [][]byte{}
+	groups := make([]valueKeys, 0, len(encs))
 	var arena []byte
 	var read int64 // entries read, whether their rows are within [lo, hi) or not
-	for i, vp := range encs {
-		if i > 0 && bytes.Equal(vp, encs[i-1]) {
+	for i, vk := range encs {
+		vp := vk.enc
+		if i > 0 && bytes.Equal(vp, encs[i-1].enc) {
 			continue
 		}
 		if i == lookupSample && read*int64(len(encs)) > limit*int64(i) {
-			return nil, it.Close() // the first values' entries say there are too many
+			return nil, nil, it.Close() // the first values' entries say there are too many
 		}
 		for ok := it.SeekGE(vp); ok && bytes.HasPrefix(it.Key(), vp); ok = it.Next() {
 			// Every entry of a value is read, also those of rows outside
@@ -220,12 +254,12 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 			// month of lineitem probed by all parts) would otherwise read
 			// the whole index to keep a few rows.
 			if read++; read > limit {
-				return nil, it.Close()
+				return nil, nil, it.Close()
 			}
 			start := len(arena)
 			arena, err = upsert.IndexEntryRowKey(arena, rc, ic, it.Key())
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			k := arena[start:len(arena):len(arena)]
 			if bytes.Compare(k, lo) < 0 || hi != nil && bytes.Compare(k, hi) >= 0 {
@@ -234,13 +268,13 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 			}
 			keys = append(keys, k)
 		}
+		vk.end = int32(len(keys))
+		groups = append(groups, vk)
 	}
 	if err := it.Close(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	slices.SortFunc(keys, bytes.Compare)
-	keys = slices.CompactFunc(keys, bytes.Equal) // stale entries may repeat a row
-	return keys, nil
+	return keys, groups, nil
 }
 
 // scanKeys reads the rows of sc.keys within [lo, hi), in key order, with
@@ -263,15 +297,17 @@ func (sc *scanner) scanKeys(lo, hi []byte, fn func(row []types.Value) (bool, err
 	row := make([]types.Value, len(sc.t.Columns))
 	var read int64
 	defer func() { indexLookupRows.Add(read) }()
+	positioned := false
 	for _, k := range sc.keys[i:j] {
 		if sc.poll != nil {
 			if err := sc.poll(); err != nil {
 				return err
 			}
 		}
-		if !it.SeekGE(k) {
+		if !seekNear(it, k, positioned) {
 			break
 		}
+		positioned = true
 		if !bytes.Equal(it.Key(), k) {
 			continue
 		}
@@ -295,4 +331,27 @@ func (n *scanNode) explainIndexFilter(slot int) string {
 		return ""
 	}
 	return ", index lookup " + ic.Name
+}
+
+// nearSteps is how many keys seekNear steps over before it seeks: a seek
+// costs about as much as reading this many keys in order (BENCHMARKS.md,
+// "TPC-H Q4").
+const nearSteps = 16
+
+// seekNear positions it at the first key >= key, as SeekGE does; when it
+// is positioned (valid, at a key before key) it first steps forward, so
+// that sorted keys close to each other (the rows of a lookup within a
+// narrow key range) are read in order instead of sought one by one.
+func seekNear(it *storage.Iter, key []byte, positioned bool) bool {
+	if positioned && it.Valid() {
+		for range nearSteps {
+			if bytes.Compare(it.Key(), key) >= 0 {
+				return true
+			}
+			if !it.Next() {
+				return false
+			}
+		}
+	}
+	return it.SeekGE(key)
 }

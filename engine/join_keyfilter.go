@@ -37,6 +37,11 @@ type keyFilter struct {
 	slot  int           // the scan column the key reads
 	// next is the filter another join installed on the same scan.
 	next *keyFilter
+	// once is set when the join needs only one row of each key the scan
+	// yields (a semi or anti join keeping its build side that probes the
+	// scan directly, with no other condition): an index lookup then reads
+	// a key's rows only until one passes (index_lookup_once.go).
+	once bool
 }
 
 // keep reports whether row's keys are in every filter's table.
@@ -181,7 +186,8 @@ func (n *joinNode) installKeyFilters(x *execCtx, buildLeft bool, probe relNode, 
 	}
 	var undo []func()
 	for _, t := range targets {
-		f := &keyFilter{table: table, key: expr.ColumnSlot(t.slot, t.sc.t.Columns[t.slot].Type), slot: t.slot}
+		f := &keyFilter{table: table, key: expr.ColumnSlot(t.slot, t.sc.t.Columns[t.slot].Type), slot: t.slot,
+			once: n.firstRowPerKey(buildLeft, probe, len(pkeys), t.sc)}
 		if len(pkeys) > 1 {
 			f.table = newHashTable(bkeys[t.key:t.key+1], n.keyTypes[t.key:t.key+1], len(rows))
 			if err := f.table.addAll(rows, bw.widen, x.ctx); err != nil {
@@ -246,7 +252,7 @@ func (n *joinNode) explainKeyFilter(verbose bool) string {
 		if seekable(sc, slot) {
 			return ", probe key filter, seeks few keys" // see join_keyseek.go
 		}
-		return ", probe key filter" + sc.explainIndexFilter(slot)
+		return ", probe key filter" + sc.explainIndexFilter(slot) + n.explainFirstRow(buildLeft, probe, len(pkeys), sc, slot)
 	}
 	var notes []string
 	for _, t := range n.keyTargets(buildLeft, probe, pkeys) {

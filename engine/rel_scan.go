@@ -91,11 +91,11 @@ func (n *scanNode) bounds(x *execCtx) (lo, hi []byte) {
 func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = poll
-	keys, err := n.lookupKeys(x, sc.r, kf, lo, hi) // index_lookup.go
+	keys, groups, err := n.lookupKeys(x, sc.r, kf, lo, hi) // index_lookup.go
 	if err != nil {
 		return err
 	}
-	sc.keys = keys
+	sc.keys, sc.groups = keys, groups
 	if x.s.readsDeleted() {
 		sc.keepDeleted()
 	}
