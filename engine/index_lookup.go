@@ -224,45 +224,72 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 // each value's keys in key order, and the values in that order with the
 // end of each one's keys; nil when there are more than limit.
 func (n *scanNode) collectEntries(x *execCtx, r storage.Reader, ic upsert.IndexCol, vals []types.Value, lo, hi []byte, limit int64) ([][]byte, []valueKeys, error) {
-	rc := x.s.e.Codec(n.t)
 	p := upsert.IndexPrefix(n.t.ID, ic.ID)
-	it, err := r.NewIter(p, storage.PrefixEnd(p))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer it.Close()
 	encs := make([]valueKeys, len(vals))
 	for i, v := range vals {
 		encs[i] = valueKeys{enc: upsert.AppendIndexValue(bytes.Clone(p), v, ic.Type), val: v}
 	}
 	slices.SortFunc(encs, func(a, b valueKeys) int { return bytes.Compare(a.enc, b.enc) })
-	keys := [][]byte{}
-	groups := make([]valueKeys, 0, len(encs))
+	encs = slices.CompactFunc(encs, func(a, b valueKeys) bool { return bytes.Equal(a.enc, b.enc) })
+	e := &entryReader{r: r, rc: x.s.e.Codec(n.t), ic: ic, prefix: p, lo: lo, hi: hi, limit: limit, values: len(encs)}
+	return e.readParts(encs) // index_lookup_parallel.go
+}
+
+// entryReader reads the entries of an index lookup's values.
+type entryReader struct {
+	r      storage.Reader
+	rc     *catalog.RowCodec
+	ic     upsert.IndexCol
+	prefix []byte
+	lo, hi []byte
+	limit  int64
+	values int // the lookup's values, for the sample's extrapolation
+	// read counts the entries read by every part, whether their rows are
+	// within [lo, hi) or not; stop is set when a part gave up.
+	read atomic.Int64
+	stop atomic.Bool
+}
+
+// readEntries reads the entries of encs (sorted and distinct) and returns
+// the row keys within [lo, hi) with the values and the ends of their keys,
+// or over when the lookup reads more than limit entries; sample is set for
+// the part of the first values, which extrapolates them to all.
+func (e *entryReader) readEntries(encs []valueKeys, sample bool) (keys [][]byte, groups []valueKeys, over bool, err error) {
+	it, err := e.r.NewIter(e.prefix, storage.PrefixEnd(e.prefix))
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer it.Close()
+	keys = [][]byte{}
+	groups = make([]valueKeys, 0, len(encs))
 	var arena []byte
-	var read int64 // entries read, whether their rows are within [lo, hi) or not
+	var read int64 // entries this part read
 	for i, vk := range encs {
 		vp := vk.enc
-		if i > 0 && bytes.Equal(vp, encs[i-1].enc) {
-			continue
+		if sample && i == lookupSample && read*int64(e.values) > e.limit*int64(i) {
+			e.stop.Store(true)
+			return nil, nil, true, it.Close() // the first values' entries say there are too many
 		}
-		if i == lookupSample && read*int64(len(encs)) > limit*int64(i) {
-			return nil, nil, it.Close() // the first values' entries say there are too many
+		if e.stop.Load() {
+			return nil, nil, true, it.Close() // the other part gave up
 		}
 		for ok := it.SeekGE(vp); ok && bytes.HasPrefix(it.Key(), vp); ok = it.Next() {
 			// Every entry of a value is read, also those of rows outside
 			// the scan's range: a scan of a narrow key range (TPC-H Q14's
 			// month of lineitem probed by all parts) would otherwise read
 			// the whole index to keep a few rows.
-			if read++; read > limit {
-				return nil, nil, it.Close()
+			read++
+			if e.read.Add(1) > e.limit {
+				e.stop.Store(true)
+				return nil, nil, true, it.Close()
 			}
 			start := len(arena)
-			arena, err = upsert.IndexEntryRowKey(arena, rc, ic, it.Key())
+			arena, err = upsert.IndexEntryRowKey(arena, e.rc, e.ic, it.Key())
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, false, err
 			}
 			k := arena[start:len(arena):len(arena)]
-			if bytes.Compare(k, lo) < 0 || hi != nil && bytes.Compare(k, hi) >= 0 {
+			if bytes.Compare(k, e.lo) < 0 || e.hi != nil && bytes.Compare(k, e.hi) >= 0 {
 				arena = arena[:start]
 				continue
 			}
@@ -271,10 +298,7 @@ func (n *scanNode) collectEntries(x *execCtx, r storage.Reader, ic upsert.IndexC
 		vk.end = int32(len(keys))
 		groups = append(groups, vk)
 	}
-	if err := it.Close(); err != nil {
-		return nil, nil, err
-	}
-	return keys, groups, nil
+	return keys, groups, false, it.Close()
 }
 
 // scanKeys reads the rows of sc.keys within [lo, hi), in key order, with
