@@ -15,10 +15,9 @@ import (
 // number and compared in full only where it is equal. Two keys first
 // differ at such a position, so a smaller number is a smaller key.
 
-// lookupKey is a row key of an index lookup: head is its sort number (see
-// above), value the index of the looked-up value whose entry named it.
+// lookupKey is a row key of an index lookup and the index of the
+// looked-up value whose entry named it.
 type lookupKey struct {
-	head  uint64
 	key   []byte
 	value int32
 }
@@ -47,17 +46,31 @@ func sortLookupKeys(ks []lookupKey) {
 			pos = append(pos, p)
 		}
 	}
+	// The numbers are sorted with the keys' positions, sixteen bytes
+	// without pointers, and the keys put in that order after.
+	ranks := make([]keyRank, len(ks))
 	for i := range ks {
 		var h uint64
 		for _, p := range pos {
 			h = h<<8 | uint64(ks[i].key[p])
 		}
-		ks[i].head = h // every key has a byte at each of pos
+		ranks[i] = keyRank{head: h, i: int32(i)} // every key has a byte at each of pos
 	}
-	slices.SortFunc(ks, func(a, b lookupKey) int {
+	slices.SortFunc(ranks, func(a, b keyRank) int {
 		if c := cmp.Compare(a.head, b.head); c != 0 {
 			return c
 		}
-		return bytes.Compare(a.key, b.key)
+		return bytes.Compare(ks[a.i].key, ks[b.i].key)
 	})
+	sorted := make([]lookupKey, len(ks))
+	for j, r := range ranks {
+		sorted[j] = ks[r.i]
+	}
+	copy(ks, sorted)
+}
+
+// keyRank is a key's sort number and its position.
+type keyRank struct {
+	head uint64
+	i    int32
 }

@@ -231,7 +231,7 @@ func (n *scanNode) collectEntries(x *execCtx, r storage.Reader, ic upsert.IndexC
 	}
 	slices.SortFunc(encs, func(a, b valueKeys) int { return bytes.Compare(a.enc, b.enc) })
 	encs = slices.CompactFunc(encs, func(a, b valueKeys) bool { return bytes.Equal(a.enc, b.enc) })
-	e := &entryReader{r: r, rc: x.s.e.Codec(n.t), ic: ic, prefix: p, lo: lo, hi: hi, limit: limit, values: len(encs)}
+	e := &entryReader{r: r, rc: x.s.e.Codec(n.t), prefix: p, lo: lo, hi: hi, limit: limit, values: len(encs)}
 	return e.readParts(encs) // index_lookup_parallel.go
 }
 
@@ -239,7 +239,6 @@ func (n *scanNode) collectEntries(x *execCtx, r storage.Reader, ic upsert.IndexC
 type entryReader struct {
 	r      storage.Reader
 	rc     *catalog.RowCodec
-	ic     upsert.IndexCol
 	prefix []byte
 	lo, hi []byte
 	limit  int64
@@ -284,10 +283,7 @@ func (e *entryReader) readEntries(encs []valueKeys, sample bool) (keys [][]byte,
 				return nil, nil, true, it.Close()
 			}
 			start := len(arena)
-			arena, err = upsert.IndexEntryRowKey(arena, e.rc, e.ic, it.Key())
-			if err != nil {
-				return nil, nil, false, err
-			}
+			arena = upsert.IndexEntryRowKeyOf(arena, e.rc, vp, it.Key())
 			k := arena[start:len(arena):len(arena)]
 			if bytes.Compare(k, e.lo) < 0 || e.hi != nil && bytes.Compare(k, e.hi) >= 0 {
 				arena = arena[:start]
