@@ -86,7 +86,7 @@ func (n *scanNode) scanExists(x *execCtx, poll func() error, kf *keyFilter, lo, 
 	}
 	found := make(map[int64]struct{}, len(keys))
 	var fetched int64
-	err = n.scanRowsKeys(x, poll, kf, keys, lo, hi, func(row []types.Value) (bool, error) {
+	err = n.scanRowsKeys(x, poll, kf, keys, nil, lo, hi, func(row []types.Value) (bool, error) {
 		fetched++
 		if k, ok := smallInt(row[ic.Col]); ok {
 			found[k] = struct{}{}
@@ -119,7 +119,7 @@ func (n *scanNode) scanExists(x *execCtx, poll func() error, kf *keyFilter, lo, 
 	}
 	// nil: too many entries, the range is read (keys nil reads it);
 	// rows of keys already found again only mark their build rows again.
-	return true, n.scanRowsKeys(x, poll, kf, more, lo, hi, fn)
+	return true, n.scanRowsKeys(x, poll, kf, more, nil, lo, hi, fn)
 }
 
 // existsLookup reports whether scan n reads through an existence lookup
@@ -199,7 +199,7 @@ func (n *scanNode) firstEntries(x *execCtx, r storage.Reader, ic upsert.IndexCol
 // filter on column slot of scan sc may look up the first row per key:
 // ", first row per key", or "".
 func (n *joinNode) explainOnePerKey(buildLeft bool, probe relNode, sc *scanNode, slot, pkeys int) string {
-	if !sc.existsScan() || sc.explainIndexFilter(slot) == "" || !n.onePerKey(buildLeft, probe, sc, pkeys) {
+	if sc.explainIndexFilter(slot) == "" || !n.onePerKey(buildLeft, probe, sc, pkeys) {
 		return ""
 	}
 	return ", first row per key"

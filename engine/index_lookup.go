@@ -116,31 +116,42 @@ func indexConjunct(t *catalog.Table, ics []upsert.IndexCol, c expr.Expr, ctx *ex
 // lookupKeys returns the sorted row keys within [lo, hi) the scan reads
 // through an index, or nil when it reads the range: from its predicate
 // lookup, else from a key filter on an indexed integer column.
-func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, hi []byte) ([][]byte, error) {
+// A lookup for a key filter that needs only the first row of each key
+// (keyFilter.one) returns the keys grouped by value instead, with the
+// groups (index_lookup_once.go).
+func (n *scanNode) lookupKeys(x *execCtx, r storage.Reader, kf *keyFilter, lo, hi []byte) ([][]byte, *lookupGroups, error) {
 	if n.t.Keys != catalog.DupKeys || n.prefix != nil && n.span == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if n.lookup == nil && (kf == nil || len(n.t.Indexes) == 0) {
-		return nil, nil // no index to use: the table's size is not read
+		return nil, nil, nil // no index to use: the table's size is not read
 	}
 	limit := n.lookupTableRows(x) / indexLookupRatio // index_rows.go
 	if limit < 1 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if n.lookup != nil {
-		return n.collect(x, r, n.lookup.ic, n.lookup.vals, lo, hi, limit)
+		keys, err := n.collect(x, r, n.lookup.ic, n.lookup.vals, lo, hi, limit)
+		return keys, nil, err
 	}
 	for f := kf; f != nil; f = f.next {
 		ic, vals := n.filterLookup(f, limit)
 		if vals == nil {
 			continue
 		}
+		if f.one {
+			keys, g, err := n.collectGroups(x, r, ic, vals, lo, hi, limit)
+			if keys != nil || err != nil {
+				return keys, g, err
+			}
+			continue
+		}
 		keys, err := n.collect(x, r, ic, vals, lo, hi, limit)
 		if keys != nil || err != nil {
-			return keys, err
+			return keys, nil, err
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
 // filterLookup is the index and the values key filter f looks up on scan
@@ -188,53 +199,98 @@ const lookupSample = 32
 // they name within [lo, hi), sorted and distinct; nil when there are more
 // than limit (the scan reads its range).
 func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, vals []types.Value, lo, hi []byte, limit int64) ([][]byte, error) {
-	rc := x.s.e.Codec(n.t)
-	p := upsert.IndexPrefix(n.t.ID, ic.ID)
-	it, err := r.NewIter(p, storage.PrefixEnd(p))
-	if err != nil {
+	keys, _, err := n.collectEntries(x, r, ic, vals, lo, hi, limit)
+	if keys == nil || err != nil {
 		return nil, err
 	}
-	defer it.Close()
-	encs := make([][]byte, len(vals))
-	for i, v := range vals {
-		encs[i] = upsert.AppendIndexValue(bytes.Clone(p), v, ic.Type)
+	ks := make([]lookupKey, len(keys))
+	for i, k := range keys {
+		ks[i].key = k
 	}
-	slices.SortFunc(encs, bytes.Compare)
-	keys := [][]byte{}
+	sortLookupKeys(ks)
+	for i := range ks {
+		keys[i] = ks[i].key
+	}
+	keys = slices.CompactFunc(keys, bytes.Equal) // stale entries may repeat a row
+	return keys, nil
+}
+
+// collectEntries reads the entries of vals of index ic and returns the row
+// keys they name within [lo, hi) in the order of the values' encodings,
+// each value's keys in key order, and the values in that order with the
+// end of each one's keys; nil when there are more than limit.
+func (n *scanNode) collectEntries(x *execCtx, r storage.Reader, ic upsert.IndexCol, vals []types.Value, lo, hi []byte, limit int64) ([][]byte, []valueKeys, error) {
+	p := upsert.IndexPrefix(n.t.ID, ic.ID)
+	encs := make([]valueKeys, len(vals))
+	for i, v := range vals {
+		encs[i] = valueKeys{enc: upsert.AppendIndexValue(bytes.Clone(p), v, ic.Type), val: v}
+	}
+	slices.SortFunc(encs, func(a, b valueKeys) int { return bytes.Compare(a.enc, b.enc) })
+	encs = slices.CompactFunc(encs, func(a, b valueKeys) bool { return bytes.Equal(a.enc, b.enc) })
+	e := &entryReader{r: r, rc: x.s.e.Codec(n.t), prefix: p, lo: lo, hi: hi, limit: limit, values: len(encs)}
+	return e.readParts(encs) // index_lookup_parallel.go
+}
+
+// entryReader reads the entries of an index lookup's values.
+type entryReader struct {
+	r      storage.Reader
+	rc     *catalog.RowCodec
+	prefix []byte
+	lo, hi []byte
+	limit  int64
+	values int // the lookup's values, for the sample's extrapolation
+	// read counts the entries read by every part, whether their rows are
+	// within [lo, hi) or not; stop is set when a part gave up.
+	read atomic.Int64
+	stop atomic.Bool
+}
+
+// readEntries reads the entries of encs (sorted and distinct) and returns
+// the row keys within [lo, hi) with the values and the ends of their keys,
+// or over when the lookup reads more than limit entries; sample is set for
+// the part of the first values, which extrapolates them to all.
+func (e *entryReader) readEntries(encs []valueKeys, sample bool) (keys [][]byte, groups []valueKeys, over bool, err error) {
+	it, err := e.r.NewIter(e.prefix, storage.PrefixEnd(e.prefix))
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer it.Close()
+	keys = [][]byte{}
+	groups = make([]valueKeys, 0, len(encs))
 	var arena []byte
-	var read int64 // entries read, whether their rows are within [lo, hi) or not
-	for i, vp := range encs {
-		if i > 0 && bytes.Equal(vp, encs[i-1]) {
-			continue
+	var read int64 // entries this part read
+	for i, vk := range encs {
+		vp := vk.enc
+		if sample && i == lookupSample && read*int64(e.values) > e.limit*int64(i) {
+			e.stop.Store(true)
+			return nil, nil, true, it.Close() // the first values' entries say there are too many
 		}
-		if i == lookupSample && read*int64(len(encs)) > limit*int64(i) {
-			return nil, it.Close() // the first values' entries say there are too many
+		if e.stop.Load() {
+			return nil, nil, true, it.Close() // the other part gave up
 		}
 		for ok := it.SeekGE(vp); ok && bytes.HasPrefix(it.Key(), vp); ok = it.Next() {
 			// Every entry of a value is read, also those of rows outside
 			// the scan's range: a scan of a narrow key range (TPC-H Q14's
 			// month of lineitem probed by all parts) would otherwise read
 			// the whole index to keep a few rows.
-			if read++; read > limit {
-				return nil, it.Close()
+			read++
+			if e.read.Add(1) > e.limit {
+				e.stop.Store(true)
+				return nil, nil, true, it.Close()
 			}
 			start := len(arena)
-			arena, err = upsert.IndexEntryRowKey(arena, rc, ic, it.Key())
-			if err != nil {
-				return nil, err
-			}
+			arena = upsert.IndexEntryRowKeyOf(arena, e.rc, vp, it.Key())
 			k := arena[start:len(arena):len(arena)]
-			if bytes.Compare(k, lo) < 0 || hi != nil && bytes.Compare(k, hi) >= 0 {
+			if bytes.Compare(k, e.lo) < 0 || e.hi != nil && bytes.Compare(k, e.hi) >= 0 {
 				arena = arena[:start]
 				continue
 			}
 			keys = append(keys, k)
 		}
+		vk.end = int32(len(keys))
+		groups = append(groups, vk)
 	}
-	if err := it.Close(); err != nil {
-		return nil, err
-	}
-	return sortRowKeys(keys), nil // index_sort.go; stale entries may repeat a row
+	return keys, groups, false, it.Close()
 }
 
 // scanKeys reads the rows of sc.keys within [lo, hi), in key order, with
@@ -257,15 +313,17 @@ func (sc *scanner) scanKeys(lo, hi []byte, fn func(row []types.Value) (bool, err
 	row := make([]types.Value, len(sc.t.Columns))
 	var read int64
 	defer func() { indexLookupRows.Add(read) }()
+	positioned := false
 	for _, k := range sc.keys[i:j] {
 		if sc.poll != nil {
 			if err := sc.poll(); err != nil {
 				return err
 			}
 		}
-		if !it.SeekGE(k) {
+		if !seekNear(it, k, positioned) {
 			break
 		}
+		positioned = true
 		if !bytes.Equal(it.Key(), k) {
 			continue
 		}
@@ -289,4 +347,27 @@ func (n *scanNode) explainIndexFilter(slot int) string {
 		return ""
 	}
 	return ", index lookup " + ic.Name
+}
+
+// nearSteps is how many keys seekNear steps over before it seeks: a seek
+// costs about as much as reading this many keys in order (BENCHMARKS.md,
+// "TPC-H Q4").
+const nearSteps = 16
+
+// seekNear positions it at the first key >= key, as SeekGE does; when it
+// is positioned (valid, at a key before key) it first steps forward, so
+// that sorted keys close to each other (the rows of a lookup within a
+// narrow key range) are read in order instead of sought one by one.
+func seekNear(it *storage.Iter, key []byte, positioned bool) bool {
+	if positioned && it.Valid() {
+		for range nearSteps {
+			if bytes.Compare(it.Key(), key) >= 0 {
+				return true
+			}
+			if !it.Next() {
+				return false
+			}
+		}
+	}
+	return it.SeekGE(key)
 }

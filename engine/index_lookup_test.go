@@ -43,10 +43,13 @@ func TestIndexLookupMatchesScan(t *testing.T) {
 		"SELECT k, v FROM %s WHERE v = 43 LIMIT 2",
 		"SELECT x.k, probe.tag FROM %s x JOIN probe ON x.v = probe.pk ORDER BY x.k",
 		"SELECT count(*) FROM %s x WHERE x.v IN (SELECT pk FROM probe WHERE tag < 'c')",
+		// first row per key (index_lookup_once.go)
+		"SELECT pk, tag FROM probe WHERE tag <> 'y' AND tag <> 'z' AND EXISTS (SELECT * FROM %s x WHERE x.v = probe.pk AND x.s <> 's42') ORDER BY pk",
+		"SELECT pk, tag FROM probe WHERE tag <> 'y' AND tag <> 'z' AND NOT EXISTS (SELECT * FROM %s x WHERE x.v = probe.pk AND x.s <> 's42') ORDER BY pk",
 	}
 	for _, pipe := range []int64{-1, 0} {
 		withPipe(t, pipe, func() {
-			for _, q := range queries {
+			for q := range withParallelLookups(queries) {
 				before := indexLookupRows.Load()
 				got := fmt.Sprint(mustExec(t, s, fmt.Sprintf(q, "ix")).Rows)
 				fetched := indexLookupRows.Load() - before

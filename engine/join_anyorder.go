@@ -54,11 +54,11 @@ func (n *scanNode) anyOrderRanges(x *execCtx, kf *keyFilter, lo, hi []byte) (ran
 		return [][2][]byte{{lo, hi}}, nil, nil
 	}
 	if n.mayLookUp(kf) {
-		keys, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
+		keys, groups, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
 		if err != nil {
 			return nil, nil, err
 		}
-		pre = &presetLookup{n: n, keys: keys}
+		pre = &presetLookup{n: n, keys: keys, groups: groups}
 		if keys != nil {
 			if len(keys) < 2 {
 				return [][2][]byte{{lo, hi}}, pre, nil

@@ -65,14 +65,18 @@ func openAnyOrderEngine(t *testing.T) (*Engine, *Session) {
 // scan does: the same rows in the same order.
 func TestAnyOrderProbe(t *testing.T) {
 	_, s := openAnyOrderEngine(t)
+	// firstRow: the join reads a first row per key through the index
+	// (index_lookup_once.go); each range stops at its own first row, so a
+	// key whose rows lie on both sides of the cut may fetch one more.
 	queries := []struct {
-		q, plan string
+		q, plan  string
+		firstRow bool
 	}{
 		{"SELECT count(*), sum(k) FROM m WHERE EXISTS (SELECT * FROM %[1]s l2 WHERE l2.o = m.o AND l2.s <> m.s) " +
-			"AND NOT EXISTS (SELECT * FROM %[1]s l3 WHERE l3.o = m.o AND l3.s <> m.s AND l3.late = 1)", "one scan"},
-		{"SELECT k FROM m WHERE EXISTS (SELECT * FROM %[1]s l WHERE l.o = m.o AND l.late = 1)", "LEFT SEMI JOIN"},
-		{"SELECT k, s FROM m WHERE NOT EXISTS (SELECT * FROM %[1]s l WHERE l.o = m.o AND l.s = m.s)", "LEFT ANTI JOIN"},
-		{"SELECT k FROM m LEFT SEMI JOIN %[1]s l ON m.o = l.o AND m.s + l.s = 4", "LEFT SEMI JOIN"},
+			"AND NOT EXISTS (SELECT * FROM %[1]s l3 WHERE l3.o = m.o AND l3.s <> m.s AND l3.late = 1)", "one scan", false},
+		{"SELECT k FROM m WHERE EXISTS (SELECT * FROM %[1]s l WHERE l.o = m.o AND l.late = 1)", "LEFT SEMI JOIN", true},
+		{"SELECT k, s FROM m WHERE NOT EXISTS (SELECT * FROM %[1]s l WHERE l.o = m.o AND l.s = m.s)", "LEFT ANTI JOIN", false},
+		{"SELECT k FROM m LEFT SEMI JOIN %[1]s l ON m.o = l.o AND m.s + l.s = 4", "LEFT SEMI JOIN", false},
 	}
 	for _, tb := range []string{"li", "lix"} {
 		for _, c := range queries {
@@ -96,7 +100,11 @@ func TestAnyOrderProbe(t *testing.T) {
 			fetched2 := indexLookupRows.Load()
 			withPipe(t, 0, func() { got = formatRows(mustExec(t, s, q)) })
 			fetched2 = indexLookupRows.Load() - fetched2
-			if (tb == "lix") != (fetched > 0) || fetched2 != fetched {
+			same := fetched2 == fetched
+			if c.firstRow {
+				same = fetched2 >= fetched && fetched2 <= 2*fetched
+			}
+			if (tb == "lix") != (fetched > 0) || !same {
 				t.Errorf("%s: rows fetched through the index: serial %d, in two ranges %d", q, fetched, fetched2)
 			}
 			if anyOrderSplits.Load() == splits {

@@ -111,23 +111,25 @@ func (n *scanNode) scanRows(x *execCtx, poll func() error, kf *keyFilter, lo, hi
 		return err
 	}
 	var keys [][]byte
+	var groups *lookupGroups
 	if x.lookup != nil && x.lookup.n == n {
-		keys = x.lookup.keys
+		keys, groups = x.lookup.keys, x.lookup.groups
 	} else {
 		var err error
-		if keys, err = n.lookupKeys(x, x.st.reader(), kf, lo, hi); err != nil { // index_lookup.go
+		if keys, groups, err = n.lookupKeys(x, x.st.reader(), kf, lo, hi); err != nil { // index_lookup.go
 			return err
 		}
 	}
-	return n.scanRowsKeys(x, poll, kf, keys, lo, hi, fn)
+	return n.scanRowsKeys(x, poll, kf, keys, groups, lo, hi, fn)
 }
 
 // scanRowsKeys is scanRows reading the rows of keys (sorted row keys an
-// index names), or the whole range when keys is nil.
-func (n *scanNode) scanRowsKeys(x *execCtx, poll func() error, kf *keyFilter, keys [][]byte, lo, hi []byte, fn rowFn) error {
+// index names; groups, when set, groups them by the value looked up,
+// index_lookup_once.go), or the whole range when keys is nil.
+func (n *scanNode) scanRowsKeys(x *execCtx, poll func() error, kf *keyFilter, keys [][]byte, groups *lookupGroups, lo, hi []byte, fn rowFn) error {
 	sc := x.s.newScanner(n.t, x.st.reader(), x.ctx.Now)
 	sc.poll = poll
-	sc.keys = keys
+	sc.keys, sc.groups = keys, groups
 	if x.s.readsDeleted() {
 		sc.keepDeleted()
 	}

@@ -64,6 +64,9 @@ type scanner struct {
 	// keys, when not nil, are the only rows the scan reads, sorted: the
 	// rows an index lookup found (index_lookup.go).
 	keys [][]byte
+	// groups, when set, groups keys by the value of an index lookup of
+	// which the scan yields only a first row each (index_lookup_once.go).
+	groups *lookupGroups
 }
 
 // noVersion reports whether a scan reading the columns of need (nil: all)
@@ -128,6 +131,9 @@ func (sc *scanner) scan(prefix []byte, fn func(row []types.Value) (bool, error))
 func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error)) error {
 	if hi != nil && bytes.Compare(lo, hi) >= 0 {
 		return nil
+	}
+	if sc.groups != nil {
+		return sc.scanFirstKeys(lo, hi, fn)
 	}
 	if sc.keys != nil {
 		return sc.scanKeys(lo, hi, fn)

@@ -35,8 +35,9 @@ var splitRuns atomic.Int64
 // presetLookup is the outcome of an index lookup collected before the
 // workers of scan n start: keys, or nil when the scan reads its range.
 type presetLookup struct {
-	n    *scanNode
-	keys [][]byte
+	n      *scanNode
+	keys   [][]byte
+	groups *lookupGroups // index_lookup_once.go
 }
 
 // runSplit runs a pipelined scan as two ordered halves (see above); false
@@ -48,11 +49,11 @@ func (n *scanNode) runSplit(x *execCtx, kf *keyFilter, fn rowFn) (bool, error) {
 		return false, nil
 	}
 	lo, hi := n.bounds(x)
-	keys, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
+	keys, groups, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
 	if err != nil {
 		return true, err
 	}
-	pre := &presetLookup{n: n, keys: keys}
+	pre := &presetLookup{n: n, keys: keys, groups: groups}
 	var mid []byte
 	switch {
 	case keys != nil && len(keys) >= splitMinKeys:

@@ -115,6 +115,17 @@ func IndexEntryRowKey(dst []byte, rc *catalog.RowCodec, ic IndexCol, entry []byt
 	return append(append(dst, rc.Prefix()...), rest...), nil
 }
 
+// IndexEntryRowKeyOf is IndexEntryRowKey for an entry of the value whose
+// entries start with vp (an AppendIndexValue prefix), without decoding
+// the value: its encoding is prefix-free (fixed width, or a terminated
+// string), so the entry past vp is the row key past the table prefix.
+func IndexEntryRowKeyOf(dst []byte, rc *catalog.RowCodec, vp, entry []byte) []byte {
+	if !bytes.HasPrefix(entry, vp) {
+		panic(fmt.Sprintf("BUG: index entry %x is not one of value prefix %x", entry, vp))
+	}
+	return append(append(dst, rc.Prefix()...), entry[len(vp):]...)
+}
+
 // indexer builds the entries of a table's built indexes from its stored
 // rows.
 type indexer struct {

@@ -114,6 +114,9 @@ func TestIndexEntriesEveryWriter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if of := upsert.IndexEntryRowKeyOf(nil, rc, p, it.Key()); !bytes.Equal(of, key) {
+			t.Fatalf("IndexEntryRowKeyOf: %x, IndexEntryRowKey: %x", of, key)
+		}
 		val, err := s.db.Get(key)
 		if err != nil {
 			t.Fatal(err)
