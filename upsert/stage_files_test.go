@@ -178,3 +178,37 @@ func TestStagedLoadRowsBelowL0(t *testing.T) {
 func fileID(f storage.TableFile) string {
 	return fmt.Sprintf("%q %q %d", f.Smallest, f.Largest, f.Size)
 }
+
+// TestStagedLoadRefusesExtraWritesInsideItsFiles: an extra write that
+// falls inside the table's rows or its change records cannot go to a file
+// of its own beside them; the commit fails and publishes nothing.
+func TestStagedLoadRefusesExtraWritesInsideItsFiles(t *testing.T) {
+	s, err := openStore(t.TempDir(), storage.Options{CacheBytes: 4 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.db.Close()
+	props := map[string]string{"binlog.enable": "true", "binlog.format": binlog.FormatRow}
+	tbl := s.newTable("t", catalog.DupKeys, 1, props, column("k", typ(types.Int)))
+	rc := catalog.NewRowCodec(tbl)
+	bp := binlog.Prefix(tbl.ID)
+	for i, key := range [][]byte{append(rc.Prefix(), 0xff), append(bp, 0xff)} {
+		st := s.w.NewStager(rc, int64(10+i), 1)
+		if err := st.Add([]types.Value{types.NewInt(types.Int, 1)}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := st.Commit(func(b *storage.Batch, tso uint64) error {
+			b.Set(key, nil)
+			return nil
+		})
+		if err == nil || !strings.Contains(err.Error(), "overlaps the rows or change records of table t") {
+			t.Fatalf("extra write %q: err %v", key, err)
+		}
+		if n, err := s.db.CountKeys(rc.Prefix(), storage.PrefixEnd(rc.Prefix()), 10); err != nil || n != 0 {
+			t.Fatalf("%d rows published, %v", n, err)
+		}
+		if n, err := s.db.CountKeys(bp, storage.PrefixEnd(bp), 10); err != nil || n != 0 {
+			t.Fatalf("%d change records published, %v", n, err)
+		}
+	}
+}
