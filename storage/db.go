@@ -156,6 +156,16 @@ func openTuned(dir string, opts Options, tune func(*pebble.Options)) (*DB, error
 			FlushEnd:      func(pebble.FlushInfo) { db.iters.replaced() },
 			CompactionEnd: func(pebble.CompactionInfo) { db.iters.replaced() }},
 	}
+	// An ingested file that falls between two keys of one file of the
+	// level it would go to splits that file in two (virtual tables over
+	// the same file) instead of landing in L0: a staged load's rows, whose
+	// file spans only its table's key range, reach the lowest level also
+	// when a file there spans that range without holding any of its keys
+	// (in a small store, one file spans every table). Virtual tables need
+	// FormatVirtualSSTables: Open ratchets an older store to it (tables
+	// then use the Pebblev4 table format, which Pebble reads as before).
+	po.FormatMajorVersion = pebble.FormatVirtualSSTables
+	po.Experimental.IngestSplit = func() bool { return true }
 	for i := range po.Levels {
 		po.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 		po.Levels[i].BlockSize = 32 << 10

@@ -72,10 +72,11 @@ package storage
 //     labels ('l'), rows ('r'), the removal of staged rows ('s'). A commit
 //     batch puts the records first and the rows after them, which keeps a
 //     large batch nearly sorted; a load committed by ingestion writes the
-//     records to a table file of their own, which then cannot overlap the
-//     file holding the rows, the label records before them and the staging
-//     range's removal after them (upsert/stage.go refuses extra writes that
-//     would fall inside the table's rows).
+//     records to a table file of their own, the rows to another that spans
+//     only the table's range (so it can land below L0), and its other
+//     writes (labels, the staging range's removal, the version key) to
+//     small files between and around them (upsert/stage.go refuses extra
+//     writes that would fall inside the table's rows or change records).
 //   - A staged row's key carries the row's key prefix ('r' ...) after the
 //     txn id, so staged rows sort by table key and publishing merges them
 //     with the table in one pass; the options key (0x00) sorts before them.

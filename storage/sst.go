@@ -16,8 +16,9 @@ import (
 // deletions in increasing order of their start keys.
 //
 // Ingestion is how a load larger than memory commits: its rows, the
-// removal of its staged data and its transaction record go into one file,
-// and readers see all of it or none of it, also across a crash.
+// removal of its staged data and its transaction record go into files
+// ingested together (FinishAll), and readers see all of it or none of it,
+// also across a crash.
 type SSTWriter struct {
 	db   *DB
 	w    *sstable.Writer

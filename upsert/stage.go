@@ -23,8 +23,10 @@ import (
 //
 // where the store keeps them sorted by table key; publishing then walks the
 // staged rows in key order, merges them with the table's current versions
-// and ingests the result, the transaction record and the removal of the
-// staging range as one table file: atomic and durable in one step.
+// and ingests the result (a file within the table's key range), the change
+// records, the transaction record and the removal of the staging range
+// (small files beside it) in one ingestion: atomic and durable in one
+// step.
 type Stager struct {
 	w       *Writer
 	rc      *catalog.RowCodec
@@ -316,7 +318,19 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	if err != nil {
 		return Result{}, err
 	}
-	before, after, err := w.extraEntries(rc, txnID, ts, extra)
+	// The rows go to a file of their own that spans only the table's key
+	// range (it holds no range deletion and overlaps no other table, so
+	// it can land below L0); the change records to another; the other
+	// writes (label and txn records, the staging range's removal, the
+	// version key) to small files around them. One ingestion adds them
+	// all at once.
+	rows := rowsSpan(rc)
+	spans := [][2][]byte{rows}
+	if binlog.Enabled(rc.Table()) {
+		bp := binlog.Prefix(rc.Table().ID)
+		spans = [][2][]byte{{bp, storage.PrefixEnd(bp)}, rows}
+	}
+	small, err := w.extraEntries(rc, txnID, ts, extra, spans)
 	if err != nil {
 		return Result{}, err
 	}
@@ -325,23 +339,39 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 		return Result{}, err
 	}
 	files := []*storage.SSTWriter{sst}
+	abandon := func() {
+		for _, f := range files {
+			f.Abandon()
+		}
+	}
 	var rec *binlog.Recorder
 	if binlog.Enabled(rc.Table()) {
-		// Change records sort before every key of the rows' file, so they
-		// go to a file of their own, ingested with it in one step.
 		bsst, err := w.db.NewSSTWriter()
 		if err != nil {
-			sst.Abandon()
+			abandon()
 			return Result{}, err
 		}
 		files = append(files, bsst)
 		rec = binlog.NewRecorder(rc, ts, bsst)
 	}
-	n, err := w.writeStaged(sst, rec, rc, txnID, ts, before, after, partial)
-	if err != nil {
-		for _, f := range files {
-			f.Abandon()
+	for _, entries := range small {
+		if len(entries) == 0 {
+			continue
 		}
+		f, err := w.db.NewSSTWriter()
+		if err != nil {
+			abandon()
+			return Result{}, err
+		}
+		files = append(files, f)
+		if err := writeEntries(f, entries); err != nil {
+			abandon()
+			return Result{}, err
+		}
+	}
+	n, err := w.writeStaged(sst, rec, rc, txnID, ts, partial)
+	if err != nil {
+		abandon()
 		return Result{}, err
 	}
 	err = storage.FinishAll(w.db, files...)
@@ -354,35 +384,47 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	return Result{TSO: ts, Written: n}, nil
 }
 
-// extraEntries runs extra on a scratch batch and returns its writes split
-// around the table's key range, sorted, plus the staging range's removal.
-func (w *Writer) extraEntries(rc *catalog.RowCodec, txnID int64, ts uint64, extra func(b *storage.Batch, tso uint64) error) (before, after []storage.BatchEntry, err error) {
+// rowsSpan is the key range of the rows of rc's table.
+func rowsSpan(rc *catalog.RowCodec) [2][]byte {
+	return [2][]byte{rc.Prefix(), storage.PrefixEnd(rc.Prefix())}
+}
+
+// extraEntries runs extra on a scratch batch and returns its writes, the
+// staging range's removal and the table's version key, sorted and split
+// around spans (sorted key ranges [lo, hi) that other files of the
+// ingestion hold): small[i] lies between spans[i-1] and spans[i], so each
+// group fits in a file that overlaps none of them. A write inside a span
+// is an error.
+func (w *Writer) extraEntries(rc *catalog.RowCodec, txnID int64, ts uint64, extra func(b *storage.Batch, tso uint64) error, spans [][2][]byte) (small [][]storage.BatchEntry, err error) {
 	b := w.db.NewBatch()
 	defer b.Close()
 	if extra != nil {
 		if err := extra(b, ts); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	dropStagedIn(b, txnID)
 	b.Set(versionKey(rc.Table().ID, ts), nil)
 	entries, err := b.Entries()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	slices.SortStableFunc(entries, func(a, c storage.BatchEntry) int { return bytes.Compare(a.Key, c.Key) })
-	lo, hi := rc.Prefix(), storage.PrefixEnd(rc.Prefix())
+	small = make([][]storage.BatchEntry, len(spans)+1)
+	i := 0 // the spans before i end at or before the entry
 	for _, e := range entries {
-		switch {
-		case bytes.Compare(e.Key, lo) < 0 && (e.Kind != 'R' || bytes.Compare(e.Value, lo) <= 0):
-			before = append(before, e)
-		case bytes.Compare(e.Key, hi) >= 0:
-			after = append(after, e)
-		default:
-			return nil, nil, fmt.Errorf("upsert: extra write %q overlaps the rows of table %s", e.Key, rc.Table().Name)
+		for i < len(spans) && bytes.Compare(spans[i][1], e.Key) <= 0 {
+			i++
 		}
+		if i < len(spans) {
+			lo := spans[i][0]
+			if bytes.Compare(e.Key, lo) >= 0 || (e.Kind == 'R' && bytes.Compare(e.Value, lo) > 0) {
+				return nil, fmt.Errorf("upsert: extra write %q overlaps the rows or change records of table %s", e.Key, rc.Table().Name)
+			}
+		}
+		small[i] = append(small[i], e)
 	}
-	return before, after, nil
+	return small, nil
 }
 
 func writeEntries(sst *storage.SSTWriter, entries []storage.BatchEntry) error {
@@ -403,12 +445,9 @@ func writeEntries(sst *storage.SSTWriter, entries []storage.BatchEntry) error {
 	return nil
 }
 
-// writeStaged writes the table file: the extra writes before the table's
-// range, the staged rows merged with the current versions, the rest.
-func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *catalog.RowCodec, txnID int64, ts uint64, before, after []storage.BatchEntry, partial *Partial) (int, error) {
-	if err := writeEntries(sst, before); err != nil {
-		return 0, err
-	}
+// writeStaged writes the rows' file: the staged rows merged with the
+// current versions.
+func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *catalog.RowCodec, txnID int64, ts uint64, partial *Partial) (int, error) {
 	sp := StagePrefix(txnID)
 	it, err := w.db.NewIter(append(append([]byte(nil), sp...), 1), storage.PrefixEnd(sp)) // past the meta key
 	if err != nil {
@@ -433,7 +472,7 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *c
 	if err := rec.Flush(); err != nil { // the records' own file
 		return 0, err
 	}
-	return n, writeEntries(sst, after)
+	return n, nil
 }
 
 // writeStagedDup appends every staged row: key prefix | tso | lsn, and
