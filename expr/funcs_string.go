@@ -160,6 +160,12 @@ func substr(a []types.Value) types.Value {
 	if v, ok := substrForward(a); ok { // substr_fast.go
 		return v
 	}
+	return substrRunes(a)
+}
+
+// substrRunes is substr through the string's runes: the general path, and
+// the reference substrForward is tested against.
+func substrRunes(a []types.Value) types.Value {
 	r := []rune(a[0].S)
 	pos := a[1].I
 	n := int64(len(r))
@@ -178,8 +184,7 @@ func substr(a []types.Value) types.Value {
 	if pos < 0 || pos >= n || length <= 0 {
 		return str("")
 	}
-	end := min(pos+length, n)
-	return str(string(r[pos:end]))
+	return str(string(r[pos:min(pos+length, n)]))
 }
 
 func trimFn(left, right bool) func(a []types.Value) types.Value {

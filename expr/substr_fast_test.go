@@ -6,30 +6,6 @@ import (
 	"loadgw/types"
 )
 
-// substrRunes is substr by rune conversion alone, the reference of
-// TestSubstrForward.
-func substrRunes(a []types.Value) types.Value {
-	r := []rune(a[0].S)
-	pos := a[1].I
-	n := int64(len(r))
-	length := n
-	if len(a) > 2 {
-		length = a[2].I
-	}
-	switch {
-	case pos > 0:
-		pos--
-	case pos < 0:
-		pos += n
-	default:
-		return str("")
-	}
-	if pos < 0 || pos >= n || length <= 0 {
-		return str("")
-	}
-	return str(string(r[pos:min(pos+length, n)]))
-}
-
 // TestSubstrForward expects substr to answer as the conversion to runes
 // does for every position and length over ASCII, multi-byte, invalid
 // UTF-8 and empty strings.
