@@ -5,9 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
-	"loadgw/clock"
 	"loadgw/storage"
 )
 
@@ -19,12 +17,7 @@ import (
 // 11th; big a DECIMAL(38,0) near its limit, whose sums wrap.
 func openSplitTable(t *testing.T) *Session {
 	t.Helper()
-	e, err := Open(t.TempDir(), Options{Clock: clock.NewManual(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)),
-		TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	mustExec(t, s, "CREATE DATABASE d; USE d")
 	mustExec(t, s, "CREATE TABLE t (k INT, g VARCHAR(8), n INT, p DECIMAL(15,2), big DECIMAL(38,0), s VARCHAR(8)) "+

@@ -4,10 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
-
-	"loadgw/clock"
-	"loadgw/storage"
 )
 
 // TestIndexLookupFilesRows: an index lookup's limit is a share of the rows
@@ -17,12 +13,7 @@ import (
 // the guess's limit, within the rows' one per indexLookupRatio) reads
 // through the index.
 func TestIndexLookupFilesRows(t *testing.T) {
-	e, err := Open(t.TempDir(), Options{Clock: clock.NewManual(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)),
-		TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	mustExec(t, s, "CREATE DATABASE d; USE d")
 	cols := []string{"k INT", "v INT"}

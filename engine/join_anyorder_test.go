@@ -5,10 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
-
-	"loadgw/clock"
-	"loadgw/storage"
 )
 
 // openAnyOrderEngine holds li, an order-lines table in four table files
@@ -16,12 +12,7 @@ import (
 // order column, and m, a few kept rows that name orders of li.
 func openAnyOrderEngine(t *testing.T) (*Engine, *Session) {
 	t.Helper()
-	e, err := Open(t.TempDir(), Options{Clock: clock.NewManual(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)),
-		TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	mustExec(t, s, "CREATE DATABASE d; USE d")
 	mustExec(t, s, "CREATE TABLE li (d INT, o INT, s INT, late INT, c VARCHAR(40)) DUPLICATE KEY(d, o) DISTRIBUTED BY HASH(o) BUCKETS 1")

@@ -9,9 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"loadgw/clock"
 	"loadgw/expr"
 	"loadgw/storage"
 	"loadgw/types"
@@ -36,12 +34,7 @@ func withPipe(t *testing.T, minRows int64, fn func()) {
 
 func openPipeEngine(t *testing.T) *Session {
 	t.Helper()
-	e, err := Open(t.TempDir(), Options{Clock: clock.NewManual(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)),
-		TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	mustExec(t, s, "CREATE DATABASE d; USE d")
 	mustExec(t, s, "CREATE TABLE t (k INT, g VARCHAR(8), p DECIMAL(15,2), q INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
@@ -162,12 +155,7 @@ func formatRows(res *Result) [][]string {
 // aggregation whose result depends on the order (a DOUBLE sum, GROUP BY)
 // is not split.
 func TestSplitScanMatchesSerial(t *testing.T) {
-	e, err := Open(t.TempDir(), Options{Clock: clock.NewManual(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)),
-		TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	mustExec(t, s, "CREATE DATABASE d; USE d")
 	mustExec(t, s, "CREATE TABLE t (k INT, p DECIMAL(15,2), s VARCHAR(8), f DOUBLE) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")

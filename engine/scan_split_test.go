@@ -6,9 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
-	"loadgw/clock"
 	"loadgw/storage"
 )
 
@@ -40,12 +38,7 @@ func withSplit(t *testing.T, fn func()) int64 {
 // of groups and a LIMIT are the serial scan's. A scan with only a pushed
 // filter is not split.
 func TestSplitFilteredScanOrdered(t *testing.T) {
-	e, err := Open(t.TempDir(), Options{Clock: clock.NewManual(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)),
-		TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
 	mustExec(t, s, "CREATE DATABASE d; USE d")
 	mustExec(t, s, "CREATE TABLE li (sd INT, ok INT, v INT, INDEX idx_ok (ok) USING INVERTED) DUPLICATE KEY(sd) DISTRIBUTED BY HASH(sd) BUCKETS 1")
