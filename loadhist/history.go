@@ -8,8 +8,9 @@
 // Each load is one key h/ | sequence (storage.PrefixLoadHistory) holding
 // the record as JSON. Sequences grow, so the oldest loads are the first
 // keys. Add writes the new record and deletes the records past Keep in the
-// same batch, so the history never holds more than Keep loads, also across
-// restarts. Memory holds the same Keep records for queries.
+// same batch (point deletions: see Add), so the history never holds more
+// than Keep loads, also across restarts. Memory holds the same Keep records
+// for queries.
 //
 // Add does not sync: the history is a report, not a guarantee. The write
 // is ordered in the store's log before every later write, so the next
@@ -144,9 +145,16 @@ func (h *History) Add(r Record) error {
 	b := h.db.NewBatch()
 	defer b.Close()
 	put(b, &r)
-	drop := len(h.recs) + 1 - h.opts.Keep
-	if drop > 0 {
-		b.DeleteRange([]byte(storage.PrefixLoadHistory), key(h.recs[drop-1].Seq+1))
+	drop := max(0, len(h.recs)+1-h.opts.Keep)
+	// One point deletion per dropped record (one, as Open trims to Keep),
+	// never a range deletion: every range deletion in Pebble's memtable
+	// makes the next read of any key refragment all of the memtable's
+	// range deletions, so one per load made each read cost as many steps
+	// as loads since the last flush (BENCHMARKS.md, "mow12b"). A plain
+	// Delete, not SingleDelete: a record lost in a crash (Add does not
+	// sync) has its sequence number set again after the restart.
+	for _, old := range h.recs[:drop] {
+		b.Delete(key(old.Seq))
 	}
 	if err := b.CommitNoSync(); err != nil {
 		return fmt.Errorf("cannot record load %s: %w", r.Label, err)
