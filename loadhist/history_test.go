@@ -140,18 +140,32 @@ func BenchmarkPage10000(b *testing.B) {
 	}
 }
 
-// BenchmarkAdd is what recording adds to each stream load: one unsynced
-// write and, once full, the removal of the oldest record.
+// BenchmarkAdd is what recording adds to each stream load of a running
+// server: one unsynced write and the removal of the oldest record (the
+// history is full before the timer starts), at the default Keep and a
+// smaller one.
 func BenchmarkAdd(b *testing.B) {
+	for _, keep := range []int{1000, DefaultKeep} {
+		b.Run(fmt.Sprintf("keep=%d", keep), func(b *testing.B) { benchAdd(b, keep) })
+	}
+}
+
+func benchAdd(b *testing.B, keep int) {
 	db, err := storage.Open(b.TempDir(), storage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	h, _ := Open(db, Options{Keep: 1000})
+	h, _ := Open(db, Options{Keep: keep})
 	r := Record{Label: "a_label_of_some_length_0001", DB: "d", Table: "t", User: "root", ClientIP: "127.0.0.1",
 		Status: StatusSuccess, Message: "OK", TotalRows: 1000, LoadedRows: 1000, LoadBytes: 1 << 20}
+	for i := 0; i < keep; i++ {
+		if err := h.Add(r); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := h.Add(r); err != nil {
 			b.Fatal(err)
