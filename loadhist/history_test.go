@@ -16,6 +16,20 @@ func labelsOf(recs []Record) string {
 	return strings.Join(b, " ")
 }
 
+// storedSeqs lists the sequence numbers of the records db holds.
+func storedSeqs(t *testing.T, db *storage.DB) string {
+	t.Helper()
+	var seqs []string
+	err := storage.ScanPrefix(db, []byte(storage.PrefixLoadHistory), func(k, _ []byte) error {
+		seqs = append(seqs, fmt.Sprint(seqOf(k)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(seqs, " ")
+}
+
 // TestBoundedAcrossRestarts adds more loads than Keep, reopens the store
 // and checks that exactly the newest Keep loads survive, in order, and that
 // a smaller Keep at the next start trims the stored history.
@@ -47,6 +61,9 @@ func TestBoundedAcrossRestarts(t *testing.T) {
 	total, page := h.Page(Filter{}, 1, 1)
 	if total != 3 || labelsOf(page) != "l4#4" {
 		t.Fatalf("page = %d %q", total, labelsOf(page))
+	}
+	if got := storedSeqs(t, db); got != "3 4 5" {
+		t.Fatalf("stored records %q, want the newest Keep: 3 4 5", got)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -123,20 +140,66 @@ func BenchmarkPage10000(b *testing.B) {
 	}
 }
 
-// BenchmarkAdd is what recording adds to each stream load: one unsynced
-// write and, once full, the removal of the oldest record.
+// BenchmarkAdd is what recording adds to each stream load of a running
+// server: one unsynced write and the removal of the oldest record (the
+// history is full before the timer starts), at the default Keep and a
+// smaller one.
 func BenchmarkAdd(b *testing.B) {
+	for _, keep := range []int{1000, DefaultKeep} {
+		b.Run(fmt.Sprintf("keep=%d", keep), func(b *testing.B) { benchAdd(b, keep) })
+	}
+}
+
+func benchAdd(b *testing.B, keep int) {
 	db, err := storage.Open(b.TempDir(), storage.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	h, _ := Open(db, Options{Keep: 1000})
+	h, _ := Open(db, Options{Keep: keep})
 	r := Record{Label: "a_label_of_some_length_0001", DB: "d", Table: "t", User: "root", ClientIP: "127.0.0.1",
 		Status: StatusSuccess, Message: "OK", TotalRows: 1000, LoadedRows: 1000, LoadBytes: 1 << 20}
+	for i := 0; i < keep; i++ {
+		if err := h.Add(r); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := h.Add(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAddThenRead is a full history's share of a stream load as the
+// store's readers see it: each op adds a record (dropping the oldest) and
+// then reads one key of the store that does not exist, as the next load's
+// label check does. The reads run against a memtable holding the history
+// writes of every op so far (64 MiB: nothing is flushed within a run), so
+// a per-op cost that grows with b.N shows up as ns/op growing with
+// -benchtime.
+func BenchmarkAddThenRead(b *testing.B) {
+	db, err := storage.Open(b.TempDir(), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	h, _ := Open(db, Options{Keep: 100})
+	r := Record{Label: "a_label_of_some_length_0001", DB: "d", Table: "t", Status: StatusSuccess, Message: "OK"}
+	for i := 0; i < 100; i++ {
+		if err := h.Add(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	missing := []byte("l/n/no such label")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := h.Add(r); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Get(missing); err != storage.ErrNotFound {
 			b.Fatal(err)
 		}
 	}

@@ -81,8 +81,9 @@ package storage
 //     txn id, so staged rows sort by table key and publishing merges them
 //     with the table in one pass; the options key (0x00) sorts before them.
 //   - The load history's sequence numbers grow with each load, so the
-//     oldest entries are the first keys and trimming the history deletes
-//     one range [h/, h/|first kept).
+//     oldest entries are the first keys: a load drops the oldest with a
+//     point deletion, and a smaller Keep at start deletes one range
+//     [h/, h/|first kept).
 //   - l/f sorts by finish time, so label expiry walks the oldest first.
 //     Stores written before KeyLabelVersion existed hold only l/t and l/w;
 //     labels builds the other indexes when it opens such a store.

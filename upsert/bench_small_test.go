@@ -132,6 +132,10 @@ func benchSmallCommits(b *testing.B, model string, clients, rows int) {
 	st := s.db.Stats()
 	b.ReportMetric(float64(st.FlushedBytes-st0.FlushedBytes)/float64(b.N), "flushed-B/op")
 	b.ReportMetric(float64(st.CompactedBytes-st0.CompactedBytes)/float64(b.N), "compacted-B/op")
+	// The shape of L0 at the end: its files, and the files a read of one
+	// key may visit (L0 sublevels plus the levels below).
+	b.ReportMetric(float64(st.L0Files), "L0-files")
+	b.ReportMetric(float64(st.ReadAmp), "read-amp")
 }
 
 // processCPU is the user and system CPU time of the process so far.

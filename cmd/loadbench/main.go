@@ -269,6 +269,8 @@ func storeWrite(dir string, n int) time.Duration {
 // measure what counting costs.
 var noOps = flag.Bool("no-ops", false, "in-process server without metrics and load history (to measure their cost)")
 
+var fullHistory = flag.Bool("full-history", false, "in-process server whose load history is full before the first load (as a server that ran Keep = 10,000 loads), so every load also drops the oldest record: a running server's steady state")
+
 func startServer(dir string) (func(), string, error) {
 	eng, err := engine.Open(dir, engine.Options{TimeZone: "UTC"})
 	if err != nil {
@@ -293,6 +295,11 @@ func startServer(dir string) (func(), string, error) {
 		if opts.History, err = loadhist.Open(eng.Store(), loadhist.Options{}); err != nil {
 			return nil, "", err
 		}
+		if *fullHistory {
+			if err := fillHistory(opts.History); err != nil {
+				return nil, "", err
+			}
+		}
 		eng.SetLoadHistory(opts.History)
 		opts.Metrics = metrics.New(metrics.SourcesOf(eng, txns, opts.History))
 		eng.SetStatementObserver(opts.Metrics.ObserveStatement)
@@ -300,6 +307,17 @@ func startServer(dir string) (func(), string, error) {
 	srv := &http.Server{Handler: httpapi.New(eng, opts)}
 	go srv.Serve(ln)
 	return func() { srv.Close(); eng.Close() }, ln.Addr().String(), nil
+}
+
+// fillHistory adds records until h holds Keep loads.
+func fillHistory(h *loadhist.History) error {
+	for i := 0; i < h.Keep(); i++ {
+		r := loadhist.Record{Label: fmt.Sprintf("earlier_load_%d", i), DB: "bench", Table: "t", Status: loadhist.StatusSuccess, Message: "OK"}
+		if err := h.Add(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func sql(addr, db, stmt string) error {
