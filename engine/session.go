@@ -113,9 +113,7 @@ func (s *Session) Execute(text string) (*Result, error) {
 	}
 	var res *Result
 	for _, st := range stmts {
-		start := time.Now()
-		res, err = s.run(st, text)
-		s.e.observeStatement(st, time.Since(start), err)
+		res, err = s.runObserved(st, text)
 		if err != nil {
 			return nil, err
 		}
