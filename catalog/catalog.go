@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"loadgw/storage"
 	"loadgw/types"
@@ -191,7 +192,14 @@ type Catalog struct {
 	ddl sync.Mutex // serialises changes
 	mu  sync.RWMutex
 	st  *state
+	// gen counts the states published, each counted after it is.
+	gen atomic.Uint64
 }
+
+// Gen counts the catalog's changes. A name resolved after Gen returned g
+// resolves the same way while Gen still returns g: a caller may keep what
+// it resolved (the point lookup's table) as of g.
+func (c *Catalog) Gen() uint64 { return c.gen.Load() }
 
 // Sentinel errors; the executor maps them to Doris's texts.
 var (
@@ -310,6 +318,7 @@ func (c *Catalog) UpdateWith(fn func(tx *Tx) (write func(*storage.SSTWriter) err
 	}
 	c.mu.Lock()
 	c.st = clone
+	c.gen.Add(1)
 	c.mu.Unlock()
 	return nil
 }

@@ -19,7 +19,10 @@ type Versions struct {
 	unique  bool
 	started bool
 	newest  bool
-	last    []byte // key columns of the current key (Unique Key tables)
+	// last holds the key columns of the current key (Unique Key tables)
+	// once has is set.
+	last []byte
+	has  bool
 }
 
 // Versions starts a walk over the row versions of rc's table whose key
@@ -41,6 +44,18 @@ func (rc *RowCodec) VersionsIn(r storage.Reader, lo, hi []byte) (*Versions, erro
 	return &Versions{it: it, suffix: rc.KeySuffixLen(), unique: rc.t.IsUnique()}, nil
 }
 
+// VersionsInto is VersionsIn made in *v, which keeps its key buffer: a
+// caller that walks one range at a time (the point lookup) keeps one
+// Versions. REQUIRES: the walk *v held before is closed.
+func (rc *RowCodec) VersionsInto(v *Versions, r storage.Reader, lo, hi []byte) error {
+	it, err := r.NewIter(lo, hi)
+	if err != nil {
+		return err
+	}
+	*v = Versions{it: it, suffix: rc.KeySuffixLen(), unique: rc.t.IsUnique(), last: v.last[:0]}
+	return nil
+}
+
 // Next moves to the next version, the first on the first call, and reports
 // whether there is one.
 func (v *Versions) Next() bool {
@@ -60,9 +75,9 @@ func (v *Versions) Next() bool {
 	}
 	key := v.it.Key()
 	k := key[:len(key)-v.suffix]
-	v.newest = v.last == nil || !bytes.Equal(k, v.last)
+	v.newest = !v.has || !bytes.Equal(k, v.last)
 	if v.newest {
-		v.last = append(v.last[:0], k...)
+		v.last, v.has = append(v.last[:0], k...), true
 	}
 	return true
 }

@@ -117,6 +117,7 @@ func (s *Session) startWaitingAlter(st *sql.AlterTable, t *catalog.Table) error 
 	}
 	js := s.e.NewSession(t.DB)
 	js.vars, js.loc = maps.Clone(s.vars), s.loc
+	js.varsGen++ // its variables changed (vars_hot.go)
 	w := &waitingAlter{e: s.e, st: st, s: js, tableID: t.ID, db: t.DB, table: t.Name,
 		watershed: s.e.nextTxnID(), shadow: shadow}
 	w.job = s.e.alterJobs.record(t, s.e.clock.Now(), shadow, w.watershed, func(j *alterJob) {

@@ -39,12 +39,21 @@ func (s *Session) newCanceler() *canceler {
 // initCanceler is newCanceler into *c (a point query keeps it with its
 // answer: one allocation).
 func (s *Session) initCanceler(c *canceler) {
+	s.initCancelerAt(c, time.Time{})
+}
+
+// initCancelerAt is initCanceler for a statement that started at now, a
+// time read from the engine's clock (the zero time: read it here).
+func (s *Session) initCancelerAt(c *canceler, now time.Time) {
 	*c = canceler{ctx: s.reqCtx, clk: s.e.clock}
 	if c.ctx == nil {
 		c.ctx = context.Background()
 	}
-	if secs, err := strconv.ParseInt(s.Var("query_timeout"), 10, 64); err == nil && secs > 0 {
-		c.deadline = c.clk.Now().Add(time.Duration(secs) * time.Second)
+	if d := s.hot().timeout; d > 0 {
+		if now.IsZero() {
+			now = c.clk.Now()
+		}
+		c.deadline = now.Add(d)
 	}
 }
 

@@ -26,6 +26,19 @@ func (e *Engine) SetStatementObserver(fn func(kind string, d time.Duration, err 
 // SetLoadHistory is the history SHOW STREAM LOAD and SHOW LOAD read.
 func (e *Engine) SetLoadHistory(h *loadhist.History) { e.ops.history.Store(h) }
 
+// runObserved runs st, timed for the statement observer when there is
+// one (no clock is read for an engine without one).
+func (s *Session) runObserved(st sql.Statement, src string) (*Result, error) {
+	fn := s.e.ops.onStatement.Load()
+	if fn == nil {
+		return s.run(st, src)
+	}
+	start := time.Now()
+	res, err := s.run(st, src)
+	(*fn)(StatementKind(st), time.Since(start), err)
+	return res, err
+}
+
 func (e *Engine) observeStatement(st sql.Statement, d time.Duration, err error) {
 	if fn := e.ops.onStatement.Load(); fn != nil {
 		(*fn)(StatementKind(st), d, err)

@@ -30,18 +30,8 @@ func (s *Session) shortCircuit(q *sql.Select) (res *Result, ok bool, err error) 
 	// A key rewrite begun after this (or under way) may give t a new key
 	// layout: the lookup is then left to the planner (planPinned).
 	epoch := s.e.keys.epoch.Load()
-	from := q.From
-	if isInfoSchema(from.Table.DB) || (from.Table.DB == "" && isInfoSchema(s.db)) {
-		return nil, false, nil
-	}
-	t, err := s.lookupTable(from.Table)
-	if err != nil {
-		return nil, false, nil
-	}
-	if _, isView, err := s.lookupView(from.Table); err != nil || isView {
-		return nil, false, nil
-	}
-	if ttl.CheckRead(t, ttl.Read{}) != nil {
+	t := s.pointTable(q)
+	if t == nil {
 		return nil, false, nil
 	}
 	show := s.ShowHidden()
@@ -59,6 +49,44 @@ func (s *Session) shortCircuit(q *sql.Select) (res *Result, ok bool, err error) 
 		key = nil
 	}
 	return s.runPointQuery(q, t, pp, rc, key, epoch)
+}
+
+// pointTable resolves the table of point query q: nil when q does not
+// read a plain table whose reads row TTL allows (information_schema, a
+// view, an unknown table: the planner answers those). The last table
+// resolved is kept for the same parse tree while the catalog (Gen) and the
+// session's database stay the same.
+func (s *Session) pointTable(q *sql.Select) *catalog.Table {
+	r := &s.points.resolved
+	gen := s.e.cat.Gen() // before resolving: a change after it is a newer one
+	if r.q == q && r.gen == gen && r.db == s.db {
+		return r.t
+	}
+	from := q.From
+	if isInfoSchema(from.Table.DB) || (from.Table.DB == "" && isInfoSchema(s.db)) {
+		return nil
+	}
+	t, err := s.lookupTable(from.Table)
+	if err != nil {
+		return nil
+	}
+	if _, isView, err := s.lookupView(from.Table); err != nil || isView {
+		return nil
+	}
+	if ttl.CheckRead(t, ttl.Read{}) != nil {
+		return nil
+	}
+	*r = resolvedTable{q: q, gen: gen, db: s.db, t: t}
+	return t
+}
+
+// resolvedTable is the table a point query's parse tree q named, resolved
+// in database db at catalog generation gen.
+type resolvedTable struct {
+	q   *sql.Select
+	gen uint64
+	db  string
+	t   *catalog.Table
 }
 
 // pointShape reports whether q has nothing but a select list of columns,
@@ -149,7 +177,7 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	// are one allocation.
 	pr := &pointResult{}
 	pr.ctx = s.evalContextValue()
-	s.initCanceler(&pr.cancel)
+	s.initCancelerAt(&pr.cancel, pr.ctx.Now) // one clock read for both
 	pr.st = stmtCtx{s: s, ctx: &pr.ctx, cancel: &pr.cancel}
 	st := &pr.st
 	defer st.close()
@@ -165,6 +193,7 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	// The session's scanner is reused: a point query runs no other scan.
 	sc := &s.points.sc
 	s.initScanner(sc, t, s.e.db.Reuse(), st.ctx.Now)
+	sc.kept = &s.points.kept
 	sc.poll = s.points.pollOf(st)
 	if s.readsDeleted() {
 		sc.keepDeleted()

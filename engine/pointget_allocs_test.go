@@ -36,8 +36,8 @@ func TestPointLookupAllocs(t *testing.T) {
 		src   string
 		bound float64
 	}{
-		{"SELECT * FROM u WHERE k = 0", 7},
-		{"SELECT k, v FROM u WHERE k = 0", 7},
+		{"SELECT * FROM u WHERE k = 0", 4},
+		{"SELECT k, v FROM u WHERE k = 0", 4},
 	} {
 		stmts, err := sql.Parse(c.src)
 		if err != nil {

@@ -156,8 +156,12 @@ type pointPlans struct {
 	// query's statement, nil between them.
 	poll func() error
 	st   *stmtCtx
-	// sc is the point queries' scanner, made again by each.
-	sc scanner
+	// sc is the point queries' scanner, made again by each; kept is
+	// what it keeps between them (its version walk and row buffer).
+	sc   scanner
+	kept scanKept
+	// resolved is the table of the last point query (pointTable).
+	resolved resolvedTable
 }
 
 // find returns the plan of q over t as the session shows hidden columns

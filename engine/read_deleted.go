@@ -5,7 +5,7 @@ package engine
 // when the session neither shows hidden columns (show_hidden_columns,
 // skip_storage_engine_merge) nor skips the delete sign (skip_delete_sign).
 func (s *Session) readsDeleted() bool {
-	return s.ShowHidden() || s.Var("skip_delete_sign") == "true"
+	return s.hot().readsDeleted
 }
 
 // keepDeleted makes the scanner return delete-marked rows as well (the

@@ -67,6 +67,16 @@ type scanner struct {
 	// groups, when set, groups keys by the value of an index lookup of
 	// which the scan yields only a first row each (index_lookup_once.go).
 	groups *lookupGroups
+	// kept, when set, holds the walk and the row buffer of one scan at a
+	// time, kept between scans (the session's point lookups).
+	kept *scanKept
+}
+
+// scanKept is what a scanner that runs one scan at a time keeps from one
+// scan to the next: the version walk (its key buffer) and the row.
+type scanKept struct {
+	vs  catalog.Versions
+	row []types.Value
 }
 
 // noVersion reports whether a scan reading the columns of need (nil: all)
@@ -138,12 +148,11 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 	if sc.keys != nil {
 		return sc.scanKeys(lo, hi, fn)
 	}
-	vs, err := sc.rc.VersionsIn(sc.r, lo, hi)
+	vs, row, err := sc.walk(lo, hi)
 	if err != nil {
 		return err
 	}
 	defer vs.Close()
-	row := make([]types.Value, len(sc.t.Columns))
 	if sc.bySequence() {
 		seq, _ := sc.t.Sequence()
 		return sc.scanBySequence(vs, seq, row, fn)
@@ -160,6 +169,28 @@ func (sc *scanner) scanIn(lo, hi []byte, fn func(row []types.Value) (bool, error
 		}
 	}
 	return vs.Close()
+}
+
+// walk starts the version walk of scanIn over [lo, hi) and gives the
+// row buffer its rows are decoded in: kept ones when the scanner has them.
+func (sc *scanner) walk(lo, hi []byte) (*catalog.Versions, []types.Value, error) {
+	n := len(sc.t.Columns)
+	if k := sc.kept; k != nil {
+		if err := sc.rc.VersionsInto(&k.vs, sc.r, lo, hi); err != nil {
+			return nil, nil, err
+		}
+		if cap(k.row) < n {
+			k.row = make([]types.Value, n)
+		}
+		k.row = k.row[:n]
+		clear(k.row)
+		return &k.vs, k.row, nil
+	}
+	vs, err := sc.rc.VersionsIn(sc.r, lo, hi)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vs, make([]types.Value, n), nil
 }
 
 // visit decodes the stored row (key, val) into row and passes it to fn

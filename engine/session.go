@@ -58,6 +58,10 @@ type Session struct {
 	consuming map[int64]*stream.Consumption
 	// txn is the open transaction of BEGIN (txn.go); nil outside one.
 	txn *sessionTxn
+	// varsGen counts the changes of vars; hotVars keeps the variables
+	// every query reads as of one count (vars_hot.go).
+	varsGen uint64
+	hotVars hotVars
 }
 
 // NewSession starts a session whose current database is db ("" for none).
@@ -89,7 +93,7 @@ func (s *Session) Var(name string) string {
 // show_hidden_columns = true, or skip_storage_engine_merge = true (Doris's
 // Util.showHiddenColumns).
 func (s *Session) ShowHidden() bool {
-	return s.Var("show_hidden_columns") == "true" || s.Var("skip_storage_engine_merge") == "true"
+	return s.hot().showHidden
 }
 
 // Execute parses text, which may hold several statements separated by ';',
@@ -109,9 +113,7 @@ func (s *Session) Execute(text string) (*Result, error) {
 	}
 	var res *Result
 	for _, st := range stmts {
-		start := time.Now()
-		res, err = s.run(st, text)
-		s.e.observeStatement(st, time.Since(start), err)
+		res, err = s.runObserved(st, text)
 		if err != nil {
 			return nil, err
 		}

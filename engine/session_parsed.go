@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"time"
-
-	"loadgw/sql"
-)
+import "loadgw/sql"
 
 // ExecuteParsed runs statements parsed from src (sql.Parse), as Execute
 // runs the statements of a text: in order, the last one's result, the
@@ -18,9 +14,7 @@ func (s *Session) ExecuteParsed(stmts []sql.Statement, src string) (*Result, err
 	var res *Result
 	var err error
 	for _, st := range stmts {
-		start := time.Now()
-		res, err = s.run(st, src)
-		s.e.observeStatement(st, time.Since(start), err)
+		res, err = s.runObserved(st, src)
 		if err != nil {
 			return nil, err
 		}

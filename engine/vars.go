@@ -140,6 +140,7 @@ func (s *Session) setItem(it sql.SetItem) error {
 		s.e.setGlobalVar(name, val)
 	}
 	s.vars[name] = val
+	s.varsGen++
 	return nil
 }
 

@@ -15,7 +15,7 @@ func (s *Session) withDefaultLimit(st *sql.Select) *sql.Select {
 	if st.Limit != nil {
 		return st
 	}
-	n := s.limitVar("sql_select_limit")
+	n := s.hot().selectLimit
 	if len(st.OrderBy) > 0 {
 		n = min(n, s.limitVar("default_order_by_limit"))
 	}

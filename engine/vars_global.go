@@ -1,12 +1,18 @@
 package engine
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // globalVars holds the values set with SET GLOBAL, which new sessions start
 // from. They last until the engine closes: loadgw does not persist them.
 type globalVars struct {
 	mu   sync.Mutex
 	vals map[string]string
+	// gen counts the changes of vals, each counted after it is made
+	// (sessions keep values read as of one count: vars_hot.go).
+	gen atomic.Uint64
 }
 
 // setGlobalVar records SET GLOBAL name = val.
@@ -17,6 +23,7 @@ func (e *Engine) setGlobalVar(name, val string) {
 		e.globals.vals = make(map[string]string)
 	}
 	e.globals.vals[name] = val
+	e.globals.gen.Add(1)
 }
 
 // defaultVar is the value a session that never set name sees: the global

@@ -24,9 +24,13 @@ const clientPollInterval = 250 * time.Millisecond
 //
 // There is one per connection, made at its first command: one context (the
 // session's request context for the connection's life) and one timer,
-// armed by start and disarmed by stop without allocating. While armed, the
-// socket is looked at every clientPollInterval without reading from it (a
-// peek); a command that ends sooner costs a timer reset and stop.
+// armed by a start that finds it idle, without allocating. While a command
+// runs, the socket is looked at every clientPollInterval without reading
+// from it (a peek). stop leaves the timer pending: its look finds no
+// command and lets it go idle, so a connection of short commands costs a
+// timer reset per clientPollInterval, not a reset and a stop per command
+// (the first look at a command may then come sooner than
+// clientPollInterval after its start, never later).
 type clientWatch struct {
 	raw  syscall.Conn
 	sess *engine.Session
@@ -34,6 +38,7 @@ type clientWatch struct {
 
 	mu      sync.Mutex // held while the socket is looked at
 	running bool       // a command runs: the timer looks at the socket
+	armed   bool       // the timer is pending
 	ctx     context.Context
 	cancel  context.CancelFunc
 }
@@ -77,7 +82,10 @@ func (w *clientWatch) start() {
 		w.renew()
 	}
 	w.running = true
-	w.t.Reset(clientPollInterval)
+	if !w.armed {
+		w.armed = true
+		w.t.Reset(clientPollInterval)
+	}
 	w.mu.Unlock()
 }
 
@@ -87,7 +95,6 @@ func (w *clientWatch) stop() {
 	}
 	w.mu.Lock()
 	w.running = false
-	w.t.Stop()
 	w.mu.Unlock()
 }
 
@@ -96,19 +103,21 @@ func (w *clientWatch) close() {
 	if w == nil {
 		return
 	}
-	w.stop()
 	w.mu.Lock()
+	w.running, w.armed = false, false
+	w.t.Stop()
 	w.cancel()
 	w.mu.Unlock()
 }
 
 // look is the timer's function: it cancels the running command's
 // statements once the client closed the connection, else looks again
-// later. A look that fires after stop finds running false (or, after the
-// next start, peeks once more, which is harmless).
+// later. A look that fires after stop finds running false and leaves the
+// timer idle (or, after the next start, peeks, which is harmless).
 func (w *clientWatch) look() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.armed = false
 	if !w.running {
 		return
 	}
@@ -116,6 +125,7 @@ func (w *clientWatch) look() {
 		w.cancel()
 		return
 	}
+	w.armed = true
 	w.t.Reset(clientPollInterval)
 }
 

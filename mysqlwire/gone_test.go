@@ -84,3 +84,42 @@ func TestClientWatch(t *testing.T) {
 		t.Fatalf("close left the context at %v, want context.Canceled", last.Err())
 	}
 }
+
+// TestClientWatchPendingTimer: a command that starts while the timer an
+// earlier command armed is still pending (stop leaves it so) is looked at
+// by it, and cancelled when its client left.
+func TestClientWatchPendingTimer(t *testing.T) {
+	e, err := engine.Open(t.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	sess := e.NewSession("")
+	defer sess.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	w := watchSocket(server.(syscall.Conn), sess)
+	defer w.close()
+	w.start() // arms the timer
+	w.stop()  // leaves it pending
+	client.Close()
+	w.start()
+	select {
+	case <-w.ctx.Done():
+	case <-time.After(10 * clientPollInterval):
+		t.Fatal("the command of a client that left was not cancelled")
+	}
+	w.stop()
+}

@@ -129,12 +129,14 @@ func (c *guardedConn) read(p []byte) (int, error) {
 const deadlineSlack = time.Second
 
 // extend moves a deadline to now+timeout unless it was moved less than
-// deadlineSlack ago (*at keeps the time it was last moved).
+// deadlineSlack ago (*at keeps the time it was last moved). The check
+// reads the monotonic clock only (time.Since); the wall clock is read when
+// the deadline moves.
 func (c *guardedConn) extend(at *time.Time, timeout time.Duration, set func(time.Time) error) error {
-	now := time.Now()
-	if now.Sub(*at) < deadlineSlack && !at.IsZero() {
+	if !at.IsZero() && time.Since(*at) < deadlineSlack {
 		return nil
 	}
+	now := time.Now()
 	*at = now
 	return set(now.Add(timeout))
 }
