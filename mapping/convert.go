@@ -45,6 +45,11 @@ func (b *Builder) fromText(dst, v *types.Value, c *catalog.Column) (reason strin
 		// What ParseValue makes of the text, and CheckFits passes it.
 		*dst = types.Value{Kind: k, S: v.S}
 		return ""
+	case k >= types.TinyInt && k <= types.BigInt:
+		if n, ok := types.ParsePlainInt(v.S, k); ok {
+			*dst = types.Value{Kind: k, I: n}
+			return ""
+		}
 	}
 	out, err := types.ParseValue(v.S, c.Type, b.loc)
 	if err == nil && (!types.NeedsFitCheck(c.Type) || types.CheckFits(out, c.Type) == nil) {
