@@ -50,6 +50,11 @@ func (b *Builder) fromText(dst, v *types.Value, c *catalog.Column) (reason strin
 			*dst = types.Value{Kind: k, I: n}
 			return ""
 		}
+	case k == types.DateTime:
+		if us, ok := types.ParsePlainDateTime(v.S); ok {
+			*dst = types.NewDateTime(us, int(c.Type.Scale))
+			return ""
+		}
 	}
 	out, err := types.ParseValue(v.S, c.Type, b.loc)
 	if err == nil && (!types.NeedsFitCheck(c.Type) || types.CheckFits(out, c.Type) == nil) {

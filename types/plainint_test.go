@@ -44,3 +44,30 @@ func plainIntText(s string) bool {
 	}
 	return true
 }
+
+// FuzzParsePlainDateTime: whenever ParsePlainDateTime reads text,
+// ParseValue and ParseValueStrict give the same DATETIME value, for scales
+// 0 and 6 and in a zone other than UTC.
+func FuzzParsePlainDateTime(f *testing.F) {
+	for _, s := range []string{"2026-11-29 10:00:00", "0000-01-01 00:00:00", "9999-12-31 23:59:59", "2024-02-29 12:34:56",
+		"2023-02-29 12:34:56", "2026-11-29 24:00:00", "2026-11-29 10:60:00", "2026-11-29T10:00:00", "2026-13-01 00:00:00",
+		"2026-11-29 10:00:0a", "2026-11-29 10:00:00.5", " 2026-11-29 10:00:00"} {
+		f.Add(s)
+	}
+	shanghai := time.FixedZone("UTC+8", 8*3600)
+	f.Fuzz(func(t *testing.T, s string) {
+		us, ok := ParsePlainDateTime(s)
+		if !ok {
+			return
+		}
+		for _, scale := range []int{0, 6} {
+			typ := DateTimeType(scale)
+			for _, parse := range []func(string, Type, *time.Location) (Value, error){ParseValue, ParseValueStrict} {
+				v, err := parse(s, typ, shanghai)
+				if err != nil || v != NewDateTime(us, scale) {
+					t.Fatalf("%q as %v: ParsePlainDateTime %d, ParseValue %+v %v", s, typ, us, v, err)
+				}
+			}
+		}
+	})
+}
