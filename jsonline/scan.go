@@ -103,6 +103,9 @@ func scanString(d []byte, i int) (end int, esc, ok bool) {
 
 // scanScalar returns the end of the scalar token starting at d[i].
 func scanScalar(d []byte, i int) (end int, ok bool) {
+	for i < len(d) && d[i]-'0' <= 9 { // digits first: most scalars are numbers
+		i++
+	}
 	for i < len(d) {
 		c := d[i]
 		switch class[c] {
