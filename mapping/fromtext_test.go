@@ -38,3 +38,54 @@ func TestFromTextMatchesParseAndFinish(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedRowMatchesFreshRow: a builder that reuses its row
+// (Options.ReuseRows, a stream load) returns, for every row, the values a
+// builder that gives each row a fresh zeroed slice returns, although the
+// reused row still holds the last row's values when the next is built:
+// columns a partial row leaves out, and the delete sign, must not keep them.
+func TestReusedRowMatchesFreshRow(t *testing.T) {
+	flex := uniqueTable(map[string]string{"light_schema_change": "true"},
+		&catalog.Column{Name: catalog.SkipBitmapCol, Type: bigintType, Hidden: true})
+	for _, tc := range []struct {
+		name string
+		t    *catalog.Table
+		spec Spec
+		rows [][]types.Value // values of the mapping's inputs, in order
+	}{
+		{"upsert", uniqueTable(nil), Spec{}, [][]types.Value{
+			{text("1"), text("ab"), text("7")}, {text("2"), Absent, types.NullValue}, {text("3"), text("toolong"), text("x")}}},
+		{"fixed", uniqueTable(nil), Spec{Columns: columns(t, "k,n"), Update: FixedColumns}, [][]types.Value{
+			{text("1"), text("7")}, {text("2"), types.NullValue}}},
+		{"flexible", flex, Spec{Update: Flexible}, [][]types.Value{
+			{text("1"), text("ab"), text("7")}, {text("2"), Absent, Absent}, {text("3"), text("cd"), Absent}, {Absent, text("x"), text("1")}, {text("4"), Absent, text("5")}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := New(tc.t, tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := m.NewBuilder(Options{Loc: time.UTC})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reused, err := m.NewBuilder(Options{Loc: time.UTC, ReuseRows: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, src := range tc.rows {
+				src = src[:len(m.Inputs())]
+				want, wv, wr, werr := fresh.Map(src)
+				got, gv, gr, gerr := reused.Map(src)
+				if gv != wv || gr != wr || (gerr == nil) != (werr == nil) || len(got) != len(want) {
+					t.Fatalf("%v: reused %v %q %v, fresh %v %q %v", src, gv, gr, gerr, wv, wr, werr)
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%v: column %s: reused %+v, fresh %+v", src, tc.t.Columns[i].Name, got[i], want[i])
+					}
+				}
+			}
+		})
+	}
+}
