@@ -100,6 +100,9 @@ func (r *Reader) Next(dst []Field) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if raw, ok := r.plainRow(doc, dst); ok {
+			return raw, nil
+		}
 		if o := r.beginDoc(doc, dst); o.row || o.reason != "" || o.fatal != nil {
 			return o.result()
 		}
@@ -173,6 +176,29 @@ func (r *Reader) iterError(doc []byte, code sjCode) outcome {
 		code = sjTapeError // not reached: stage1 classifies these
 	}
 	return r.docError(doc, iterReason(code))
+}
+
+// plainRow reads the commonest document in one step: an object that is
+// one row, without jsonpaths, json_root or strip_outer_array, read
+// without a fault and with no content after it. It reports false for any
+// other document, which beginDoc then reads from the start (it gives such a
+// document the outcome beginDoc gives it; this path only skips the
+// outcome values beginDoc passes through its steps).
+func (r *Reader) plainRow(doc []byte, dst []Field) ([]byte, bool) {
+	if r.full || r.opts.StripOuterArray {
+		return nil, false
+	}
+	i := skipWS(doc, 0)
+	if i == len(doc) || doc[i] != '{' || lastToken(doc) != '}' || r.unbalancedRoot(doc, i) {
+		return nil, false
+	}
+	r.buf = r.buf[:0]
+	clear(dst)
+	end, found, code := r.scanRow(doc, i, dst)
+	if code != sjOK || found == 0 || skipWS(doc, end) < len(doc) {
+		return nil, false
+	}
+	return doc[i:], true // the raw text runs to the next token: the end
 }
 
 // beginDoc applies the document-level steps of Doris's _get_json_value:

@@ -2,6 +2,7 @@ package jsonline
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -48,14 +49,17 @@ const (
 	msb = 0x8080808080808080
 )
 
-// special reports whether any byte of w is '"', '\\', < 0x20 or >= 0x80.
-func special(w uint64) bool {
+// specialBits has the high bit of each byte of w (little endian) set that
+// is '"', '\\', < 0x20 or >= 0x80, exactly up to the first such byte (a
+// borrow may also set bits of bytes after it): its trailing zeros divided
+// by 8 are the index of the first special byte.
+func specialBits(w uint64) uint64 {
 	q := w ^ (lsb * '"')
 	b := w ^ (lsb * '\\')
 	zq := (q - lsb) &^ q
 	zb := (b - lsb) &^ b
 	lt := (w - lsb*0x20) &^ w
-	return (zq|zb|lt|w)&msb != 0
+	return (zq | zb | lt | w) & msb
 }
 
 // scanString scans the string whose opening quote is d[i]. It returns the
@@ -64,7 +68,11 @@ func special(w uint64) bool {
 func scanString(d []byte, i int) (end int, esc, ok bool) {
 	i++
 	for {
-		for i+8 <= len(d) && !special(binary.LittleEndian.Uint64(d[i:])) {
+		for i+8 <= len(d) {
+			if m := specialBits(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		if i >= len(d) {
@@ -95,6 +103,9 @@ func scanString(d []byte, i int) (end int, esc, ok bool) {
 
 // scanScalar returns the end of the scalar token starting at d[i].
 func scanScalar(d []byte, i int) (end int, ok bool) {
+	for i < len(d) && d[i]-'0' <= 9 { // digits first: most scalars are numbers
+		i++
+	}
 	for i < len(d) {
 		c := d[i]
 		switch class[c] {

@@ -23,7 +23,9 @@ type ErrorSink interface {
 
 // source yields the records of a body as source rows: one value per source
 // column (a string, or NULL). A non-empty reason filters the record; raw is
-// its text for the error log.
+// its text for the error log. next sets every value of dst when it yields a
+// row (no reason, no error); otherwise dst may hold anything, and the
+// reader does not read it.
 type source interface {
 	next(dst []types.Value) (raw []byte, reason string, err error)
 }
@@ -183,9 +185,8 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 			if b.n%64 == 63 && ctx.Err() != nil {
 				break // the load failed or ended: stop reading mid-batch too
 			}
-			row := b.vals[b.n*nsrc : (b.n+1)*nsrc]
-			clear(row)
-			raw, reason, err := r.src.next(row)
+			// Not cleared: next sets the whole row when it yields one.
+			raw, reason, err := r.src.next(b.vals[b.n*nsrc : (b.n+1)*nsrc])
 			if err == io.EOF {
 				b.eof = true
 				break
@@ -200,8 +201,7 @@ func (r *reader) produce(ctx context.Context, nsrc int, full chan<- *srcBatch, f
 			b.n++
 		}
 		reg.End()
-		// Row b.n was cleared and maybe partly read before the end or an
-		// error.
+		// Row b.n may be partly read before the end or an error.
 		b.hi = min(max(b.hi, b.n+1), srcBatchRows)
 		select {
 		case full <- b:

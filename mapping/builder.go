@@ -145,14 +145,15 @@ func (b *Builder) Provided() []bool {
 // slabRows is how many rows one slab allocation holds.
 const slabRows = 1024
 
-// newRow returns a zeroed row of n values cut from the current slab.
+// newRow returns a row of n values cut from the current slab, zeroed;
+// with Options.ReuseRows the one row, holding the last row's values (build
+// sets every value of a row it returns).
 func (b *Builder) newRow(n int) []types.Value {
 	if b.reuse != nil {
 		if cap(b.reuse) < n {
 			b.reuse = make([]types.Value, n)
 		}
 		b.reuse = b.reuse[:n]
-		clear(b.reuse)
 		return b.reuse
 	}
 	if len(b.slab) < n {
@@ -185,6 +186,7 @@ func (b *Builder) build(src []types.Value) (row []types.Value, reason string, er
 				if c.IsKey && !c.AutoInc {
 					return nil, "The key columns can not be ommited in flexible partial update, missing key column: " + c.Name, nil
 				}
+				row[i] = types.NullValue
 				continue
 			}
 			reason = b.fromText(&row[i], v, c)
@@ -197,8 +199,10 @@ func (b *Builder) build(src []types.Value) (row []types.Value, reason string, er
 			row[i], reason = b.fromValue(v, i)
 			b.markProvided(i)
 		case c.Virtual || i == b.m.deleteSign:
+			row[i] = types.NullValue
 			continue
 		case b.partial:
+			row[i] = types.NullValue
 			continue // not in the load: a partial update leaves it as it is
 		default:
 			v, err := c.DefaultValue(b.now, b.loc)

@@ -40,9 +40,25 @@ func (b *Builder) fromText(dst, v *types.Value, c *catalog.Column) (reason strin
 	// (be/src/http/action/stream_load.cpp); strict_mode only filters a
 	// value that the cast turns into NULL ("3.12" into INT is 3 either way,
 	// as test_stream_load_cast expects).
+	switch k := c.Type.Kind; {
+	case k == types.String || (k == types.Varchar || k == types.Char) && len(v.S) <= int(c.Type.Len):
+		// What ParseValue makes of the text, and CheckFits passes it.
+		*dst = types.Value{Kind: k, S: v.S}
+		return ""
+	case k >= types.TinyInt && k <= types.BigInt:
+		if n, ok := types.ParsePlainInt(v.S, k); ok {
+			*dst = types.Value{Kind: k, I: n}
+			return ""
+		}
+	case k == types.DateTime:
+		if us, ok := types.ParsePlainDateTime(v.S); ok {
+			*dst = types.NewDateTime(us, int(c.Type.Scale))
+			return ""
+		}
+	}
 	out, err := types.ParseValue(v.S, c.Type, b.loc)
-	if err == nil && !types.NeedsFitCheck(c.Type) {
-		*dst = out // the value fits: finish would only call CheckFits
+	if err == nil && (!types.NeedsFitCheck(c.Type) || types.CheckFits(out, c.Type) == nil) {
+		*dst = out // the value fits: finish would only call CheckFits again
 		return ""
 	}
 	*dst, reason = b.finish(out, err, v.S, c)

@@ -102,7 +102,9 @@ func (b *Builder) NewRow() []types.Value {
 	}
 	b.isSet = b.isSet[:n]
 	clear(b.isSet)
-	return b.newRow(n)
+	row := b.newRow(n)
+	clear(row) // a reused row holds the last one's values
+	return row
 }
 
 // Set converts v, the value of input column j, with ConvertInsert's rules

@@ -126,6 +126,37 @@ var intBounds = [...]struct{ min, max int64 }{
 	BigInt:   {math.MinInt64, math.MaxInt64},
 }
 
+// ParsePlainInt reads plain integer text for an integer column of kind k
+// (TINYINT to BIGINT): an optional '-' and 1 to 18 digits, nothing else.
+// It returns what ParseValue and ParseValueStrict give such text when that
+// is a value of k, and false for any other text (spaces, a sign '+', a
+// fraction, more digits, a value outside k), which the caller then parses
+// with them. It is the stream load's shortcut for the commonest field.
+func ParsePlainInt(s string, k Kind) (int64, bool) {
+	d := s
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 || k < TinyInt || k > BigInt {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(d); i++ {
+		c := d[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		v = v*10 + int64(c)
+	}
+	if len(d) < len(s) {
+		v = -v
+	}
+	if b := intBounds[k]; v < b.min || v > b.max {
+		return 0, false
+	}
+	return v, true
+}
+
 func parseSmallInt(s string, k Kind, strict bool) (Value, error) {
 	t, ok := intText(s, strict)
 	if !ok {

@@ -513,3 +513,39 @@ func LookupZone(name string) (loc *time.Location, fixed bool, off int, ok bool) 
 	zoneCache.Store(name, l)
 	return l, false, 0, true
 }
+
+// ParsePlainDateTime reads DATETIME text of exactly the form
+// "YYYY-MM-DD HH:MM:SS" (a valid date and time of day, nothing around it)
+// as microseconds. It returns what ParseValue and ParseValueStrict give
+// such text for a DATETIME column of any scale (no zone applies to
+// DATETIME text without an offset), and false for any other text, which
+// the caller then parses with them. It is the stream load's shortcut for
+// the commonest DATETIME field.
+func ParsePlainDateTime(s string) (int64, bool) {
+	if len(s) != 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' {
+		return 0, false
+	}
+	y, ok1 := plainDigits(s[0:4])
+	m, ok2 := plainDigits(s[5:7])
+	d, ok3 := plainDigits(s[8:10])
+	h, ok4 := plainDigits(s[11:13])
+	mi, ok5 := plainDigits(s[14:16])
+	sec, ok6 := plainDigits(s[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || !ValidDate(y, m, d) || !ValidTime(h, mi, sec, 0) {
+		return 0, false
+	}
+	return MicrosFromCivil(y, m, d, h, mi, sec, 0), true
+}
+
+// plainDigits reads s as a decimal number of ASCII digits only.
+func plainDigits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int(c)
+	}
+	return n, true
+}
