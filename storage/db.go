@@ -267,8 +267,8 @@ func (db *DB) Compact(ctx context.Context, start, end []byte) error {
 // cancelled. No compaction reads or rewrites the keys, as after a range
 // deletion alone, whose keys stay on disk until compactions have carried
 // them down to the tombstone's files (a load's staging range, its whole
-// size flushed into L0, then kept the store's compactions busy for
-// seconds after the load: BENCHMARKS.md, "TPC-H first runs").
+// size flushed into L0, kept the store's compactions busy for 35-68 s
+// after SF1's lineitem load: BENCHMARKS.md, "TPC-H first runs").
 //
 // REQUIRES: nothing reads the range any more: the removal also reaches
 // open snapshots, so it is for data already deleted by a committed range

@@ -279,8 +279,8 @@ func DropStaged(db *storage.DB, txnID int64) error {
 // committed range deletion removed its rows (see dropStagedIn): without
 // it, the staged rows (a large load's whole size, flushed into L0) stay on
 // disk until compactions have rewritten them down to the deletion, which
-// kept the store's compactions busy for seconds after each large load
-// (BENCHMARKS.md, "TPC-H first runs"). Staged rows smaller than
+// kept the store's compactions busy for tens of seconds after a large
+// load (BENCHMARKS.md, "TPC-H first runs"). Staged rows smaller than
 // dropFilesMinBytes are left to compactions: they share their files with
 // other writes, and dropping them would only split those files (and
 // write the store's file list once more per small two-phase-commit load).
