@@ -40,3 +40,11 @@ func SetPlainDeletes(on bool) (restore func()) {
 	plainDeletes = on
 	return func() { plainDeletes = old }
 }
+
+// SetDropFilesMinBytes sets the size of staged rows from which a commit
+// drops their files, and returns a function restoring the old bound.
+func SetDropFilesMinBytes(n uint64) (restore func()) {
+	old := dropFilesMinBytes
+	dropFilesMinBytes = n
+	return func() { dropFilesMinBytes = old }
+}

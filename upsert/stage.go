@@ -2,6 +2,7 @@ package upsert
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -263,11 +264,40 @@ func (s *Stager) Discard() error {
 
 // DropStaged removes the staged rows of a transaction.
 func DropStaged(db *storage.DB, txnID int64) error {
-	return db.Update(func(b *storage.Batch) error {
+	err := db.Update(func(b *storage.Batch) error {
 		dropStagedIn(b, txnID)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	dropStagedFiles(db, txnID)
+	return nil
 }
+
+// dropStagedFiles removes the files of the staging range of txnID once a
+// committed range deletion removed its rows (see dropStagedIn): without
+// it, the staged rows (a large load's whole size, flushed into L0) stay on
+// disk until compactions have rewritten them down to the deletion, which
+// kept the store's compactions busy for tens of seconds after a large
+// load (BENCHMARKS.md, "TPC-H first runs"). Staged rows smaller than
+// dropFilesMinBytes are left to compactions: they share their files with
+// other writes, and dropping them would only split those files (and
+// write the store's file list once more per small two-phase-commit load).
+// A failure is left to compactions too: the rows are already deleted,
+// only their space waits.
+func dropStagedFiles(db *storage.DB, txnID int64) {
+	p, end := StagePrefix(txnID), storage.PrefixEnd(StagePrefix(txnID))
+	if n, err := db.DiskUsage(p, end); err != nil || n < dropFilesMinBytes {
+		return
+	}
+	_ = db.DropFiles(context.Background(), p, end)
+}
+
+// dropFilesMinBytes is the size on disk of staged rows from which
+// dropStagedFiles drops their files: about one flushed memtable. A
+// variable for tests.
+var dropFilesMinBytes uint64 = 32 << 20
 
 // dropStagedIn adds to b the removal of the staging range of txnID.
 func dropStagedIn(b *storage.Batch, txnID int64) {
@@ -286,7 +316,11 @@ func (s *Stager) Commit(extra func(b *storage.Batch, tso uint64) error) (Result,
 	if err := s.flush(); err != nil {
 		return Result{}, err
 	}
-	return s.w.publishStaged(s.rc, s.txnID, extra, s.partial)
+	res, err := s.w.publishStaged(s.rc, s.txnID, extra, s.partial)
+	if err == nil {
+		dropStagedFiles(s.w.db, s.txnID)
+	}
+	return res, err
 }
 
 // CommitStaged publishes the rows a two-phase-commit load persisted.
@@ -295,7 +329,11 @@ func (w *Writer) CommitStaged(rc *catalog.RowCodec, txnID int64, extra func(b *s
 	if err != nil {
 		return Result{}, err
 	}
-	return w.publishStaged(rc, txnID, extra, partial)
+	res, err := w.publishStaged(rc, txnID, extra, partial)
+	if err == nil {
+		dropStagedFiles(w.db, txnID)
+	}
+	return res, err
 }
 
 // publishStaged merges the staging range of txnID into the table and

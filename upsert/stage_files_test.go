@@ -19,7 +19,8 @@ import (
 // the table's rows in table files of their own: within the table's key
 // range, without a range deletion, and below L0. The load's other writes
 // (its label record, the staging range's removal, the version key, change
-// records) must be visible with the rows.
+// records) must be visible with the rows, and the staged rows' files gone
+// (dropped, not left for compactions to carry down to the deletion).
 func TestStagedLoadRowsBelowL0(t *testing.T) {
 	cases := map[string]struct {
 		keys  catalog.KeysType
@@ -103,6 +104,12 @@ func TestStagedLoadRowsBelowL0(t *testing.T) {
 			for deadline := time.Now().Add(time.Minute); s.db.Stats().CompactionsInProgress > 0 && time.Now().Before(deadline); {
 				time.Sleep(time.Millisecond)
 			}
+			sp := upsert.StagePrefix(7)
+			stagedBytes, err := s.db.DiskUsage(sp, storage.PrefixEnd(sp))
+			if err != nil || stagedBytes == 0 {
+				t.Fatalf("the staged rows take %d bytes on disk, %v; want their flushed file", stagedBytes, err)
+			}
+			defer upsert.SetDropFilesMinBytes(1)()
 			label := []byte("l/t/ingest1-test")
 			res, err := s.w.CommitStaged(rc, 7, func(b *storage.Batch, tso uint64) error {
 				b.Set(label, []byte("visible"))
@@ -159,6 +166,11 @@ func TestStagedLoadRowsBelowL0(t *testing.T) {
 			}
 			if n, err := s.staged(7); err != nil || n != 0 {
 				t.Fatalf("%d staged keys left, %v", n, err)
+			}
+			// The staged rows' files are gone too, not left for
+			// compactions to carry down to the range deletion.
+			if used, err := s.db.DiskUsage(sp, storage.PrefixEnd(sp)); err != nil || used > stagedBytes/10 {
+				t.Fatalf("the staging range takes %d bytes on disk after the commit (%d before), %v; want its files dropped", used, stagedBytes, err)
 			}
 			vs, err := s.w.Versions(target.ID)
 			if err != nil || len(vs) != 1 {
