@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"loadgw/binlog"
@@ -59,9 +60,10 @@ type Session struct {
 	// txn is the open transaction of BEGIN (txn.go); nil outside one.
 	txn *sessionTxn
 	// varsGen counts the changes of vars; hotVars keeps the variables
-	// every query reads as of one count (vars_hot.go).
+	// every query reads as of one count (vars_hot.go), read by the
+	// statement's scan workers too.
 	varsGen uint64
-	hotVars hotVars
+	hotVars atomic.Pointer[hotVars]
 }
 
 // NewSession starts a session whose current database is db ("" for none).

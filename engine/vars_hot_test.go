@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,4 +101,57 @@ func parsed(t *testing.T, q string) []sql.Statement {
 		t.Fatal(err)
 	}
 	return stmts
+}
+
+// TestHotVarsSharedByWorkers: a statement's scan workers read the session's
+// hot variables on their own goroutines (newScanner's ShowHidden,
+// readsDeleted) while another session's SET GLOBAL makes them stale: every
+// worker still reads the session's values, never a half-read set (hot()
+// rebuilt them in place, valid before its values were read), and without
+// a data race (go test -race).
+func TestHotVarsSharedByWorkers(t *testing.T) {
+	e, _ := openTestEngine(t)
+	s, other := e.NewSession(""), e.NewSession("")
+	for _, q := range []string{"SET show_hidden_columns = true", "SET query_timeout = 77"} {
+		if _, err := s.Execute(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const workers, reads = 3, 20000
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() { // stale hot variables, again and again
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := other.Execute(fmt.Sprintf("SET GLOBAL default_order_by_limit = %d", 1000+i%2)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var bad atomic.Int64
+	var readers sync.WaitGroup
+	for range workers {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for range reads {
+				if !s.ShowHidden() || !s.readsDeleted() || s.hot().timeout != 77*time.Second {
+					bad.Add(1)
+				}
+			}
+		}()
+	}
+	readers.Wait()
+	close(stop)
+	wg.Wait()
+	if n := bad.Load(); n > 0 {
+		t.Errorf("%d of %d reads saw other values than the session's", n, workers*reads)
+	}
 }

@@ -184,7 +184,7 @@ func substrRunes(a []types.Value) types.Value {
 	if pos < 0 || pos >= n || length <= 0 {
 		return str("")
 	}
-	return str(string(r[pos:min(pos+length, n)]))
+	return str(string(r[pos : pos+min(length, n-pos)])) // pos+length may overflow
 }
 
 func trimFn(left, right bool) func(a []types.Value) types.Value {
