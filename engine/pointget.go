@@ -191,8 +191,13 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	// iterator is one the store reuses while nothing is written
 	// (storage.DB.Reuse): creating and closing one cost more than the seek.
 	// The session's scanner is reused: a point query runs no other scan.
+	// Its decode scratch is kept too: the values decoded into it are
+	// copied into the row (and the answer's values out of the row), so no
+	// answer refers to it.
 	sc := &s.points.sc
+	scratch := sc.scratch
 	s.initScanner(sc, t, s.e.db.Reuse(), st.ctx.Now)
+	sc.scratch = scratch[:0]
 	sc.kept = &s.points.kept
 	sc.poll = s.points.pollOf(st)
 	if s.readsDeleted() {

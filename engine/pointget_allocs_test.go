@@ -36,8 +36,8 @@ func TestPointLookupAllocs(t *testing.T) {
 		src   string
 		bound float64
 	}{
-		{"SELECT * FROM u WHERE k = 0", 4},
-		{"SELECT k, v FROM u WHERE k = 0", 4},
+		{"SELECT * FROM u WHERE k = 0", 2},
+		{"SELECT k, v FROM u WHERE k = 0", 2},
 	} {
 		stmts, err := sql.Parse(c.src)
 		if err != nil {
