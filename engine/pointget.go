@@ -175,7 +175,15 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	outs, out := pp.outs, pp.out
 	// The answer, its row list, its first row and the statement's context
 	// are one allocation.
-	pr := &pointResult{}
+	// A released answer (Session.Release) is reused.
+	pr := s.points.spare
+	if pr != nil {
+		s.points.spare = nil
+		*pr = pointResult{}
+	} else {
+		pr = &pointResult{}
+	}
+	s.points.last = pr
 	pr.ctx = s.evalContextValue()
 	s.initCancelerAt(&pr.cancel, pr.ctx.Now) // one clock read for both
 	pr.st = stmtCtx{s: s, ctx: &pr.ctx, cancel: &pr.cancel}

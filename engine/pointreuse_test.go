@@ -67,8 +67,9 @@ func TestPointLookupSeesWrites(t *testing.T) {
 }
 
 // TestPointLookupAnswersKept: the point lookup keeps its version walk, its
-// iterator and its decode scratch between lookups; the answers a caller
-// still holds are not changed by later lookups of other keys, of a table
+// iterator and its decode scratch between lookups, and reuses an answer
+// released (Session.Release); the answers a caller still holds are not
+// changed by later lookups of other keys, of a table
 // with more columns, of a key that is absent, or by lookups interleaved
 // with writes.
 func TestPointLookupAnswersKept(t *testing.T) {
@@ -112,7 +113,17 @@ func TestPointLookupAnswersKept(t *testing.T) {
 		if k >= 20 {
 			want = ""
 		}
-		hold = append(hold, held{exec(q), want})
+		res := exec(q)
+		if i%2 == 1 {
+			// Released (Session.Release): the next lookup may reuse it,
+			// never one still held.
+			if got := rowsText(res); got != want {
+				t.Fatalf("lookup %d: %q, want %q", i, got, want)
+			}
+			s.Release(res)
+		} else {
+			hold = append(hold, held{res, want})
+		}
 		if i%10 == 9 {
 			// A write in between: the next lookup opens a fresh iterator.
 			exec(fmt.Sprintf("INSERT INTO u VALUES (%d, %d, 'u-%d')", i%20, 10*(i%20), i%20))
