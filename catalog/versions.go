@@ -23,6 +23,9 @@ type Versions struct {
 	// once has is set.
 	last []byte
 	has  bool
+	// own is the iterator VersionsInto opens in place when the reader can
+	// (storage.IterIntoReader); it then is it.
+	own storage.Iter
 }
 
 // Versions starts a walk over the row versions of rc's table whose key
@@ -48,11 +51,22 @@ func (rc *RowCodec) VersionsIn(r storage.Reader, lo, hi []byte) (*Versions, erro
 // caller that walks one range at a time (the point lookup) keeps one
 // Versions. REQUIRES: the walk *v held before is closed.
 func (rc *RowCodec) VersionsInto(v *Versions, r storage.Reader, lo, hi []byte) error {
-	it, err := r.NewIter(lo, hi)
-	if err != nil {
-		return err
+	var it *storage.Iter
+	if ri, ok := r.(storage.IterIntoReader); ok {
+		// In v's own Iter (closed with the walk before, which REQUIRES):
+		// no allocation.
+		if err := ri.NewIterInto(&v.own, lo, hi); err != nil {
+			return err
+		}
+		it = &v.own
+	} else {
+		var err error
+		if it, err = r.NewIter(lo, hi); err != nil {
+			return err
+		}
 	}
-	*v = Versions{it: it, suffix: rc.KeySuffixLen(), unique: rc.t.IsUnique(), last: v.last[:0]}
+	v.it, v.suffix, v.unique, v.last = it, rc.KeySuffixLen(), rc.t.IsUnique(), v.last[:0]
+	v.started, v.newest, v.has = false, false, false
 	return nil
 }
 

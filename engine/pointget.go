@@ -175,7 +175,15 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	outs, out := pp.outs, pp.out
 	// The answer, its row list, its first row and the statement's context
 	// are one allocation.
-	pr := &pointResult{}
+	// A released answer (Session.Release) is reused.
+	pr := s.points.spare
+	if pr != nil {
+		s.points.spare = nil
+		*pr = pointResult{}
+	} else {
+		pr = &pointResult{}
+	}
+	s.points.last = pr
 	pr.ctx = s.evalContextValue()
 	s.initCancelerAt(&pr.cancel, pr.ctx.Now) // one clock read for both
 	pr.st = stmtCtx{s: s, ctx: &pr.ctx, cancel: &pr.cancel}
@@ -191,8 +199,13 @@ func (s *Session) runPointQuery(q *sql.Select, t *catalog.Table, pp *pointPlan, 
 	// iterator is one the store reuses while nothing is written
 	// (storage.DB.Reuse): creating and closing one cost more than the seek.
 	// The session's scanner is reused: a point query runs no other scan.
+	// Its decode scratch is kept too: the values decoded into it are
+	// copied into the row (and the answer's values out of the row), so no
+	// answer refers to it.
 	sc := &s.points.sc
+	scratch := sc.scratch
 	s.initScanner(sc, t, s.e.db.Reuse(), st.ctx.Now)
+	sc.scratch = scratch[:0]
 	sc.kept = &s.points.kept
 	sc.poll = s.points.pollOf(st)
 	if s.readsDeleted() {

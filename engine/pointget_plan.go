@@ -162,6 +162,16 @@ type pointPlans struct {
 	kept scanKept
 	// resolved is the table of the last point query (pointTable).
 	resolved resolvedTable
+	// last is the answer of the last point query, spare one its caller
+	// released (Session.Release), which the next point query reuses.
+	last, spare *pointResult
+}
+
+// release takes back res when it is the last point query's answer.
+func (ps *pointPlans) release(res *Result) {
+	if pr := ps.last; pr != nil && res == &pr.res {
+		ps.last, ps.spare = nil, pr
+	}
 }
 
 // find returns the plan of q over t as the session shows hidden columns

@@ -21,3 +21,13 @@ func (s *Session) ExecuteParsed(stmts []sql.Statement, src string) (*Result, err
 	}
 	return res, nil
 }
+
+// Release tells the session its caller is done with res, an answer of
+// Execute or ExecuteParsed, and with everything in it (its rows and their
+// values): the session may reuse its memory for a later answer. The caller
+// must not read res after, nor release it again (the memory may be the
+// next answer's by then). Only the last answer of a point lookup is taken
+// back; any other is left to the collector.
+func (s *Session) Release(res *Result) {
+	s.points.release(res)
+}

@@ -341,6 +341,9 @@ func (f *fastExec) answer(t *template) {
 			}
 		}
 	}
+	// Every row is encoded and nothing refers to the answer any more: the
+	// session may reuse it for the next lookup's.
+	st.sess.Release(res)
 	at = f.w.begin()
 	if deprecateEOF {
 		f.w.buf = appendOK(f.w.buf, 0xfe, 0, 0, flags, 0)

@@ -56,6 +56,32 @@ func (db *DB) Reuse() Reader { return reusing{db} }
 func (r reusing) Get(key []byte) ([]byte, error) { return r.db.Get(key) }
 
 func (r reusing) NewIter(lower, upper []byte) (*Iter, error) {
+	it, gen, err := r.open(lower, upper)
+	if err != nil {
+		return nil, err
+	}
+	return &Iter{it: it, pool: &r.db.iters, gen: gen}, nil
+}
+
+// NewIterInto is NewIter made in *dst, which the caller keeps between
+// reads (the point lookup's version walk): no allocation for the Iter.
+// REQUIRES: *dst is closed or zero; nothing else holds dst while it is
+// open.
+func (r reusing) NewIterInto(dst *Iter, lower, upper []byte) error {
+	if dst.it != nil {
+		panic("BUG: storage.NewIterInto over an open iterator")
+	}
+	it, gen, err := r.open(lower, upper)
+	if err != nil {
+		return err
+	}
+	*dst = Iter{it: it, pool: &r.db.iters, gen: gen}
+	return nil
+}
+
+// open returns a pooled iterator of the current write generation
+// repositioned to [lower, upper), or a new one, and that generation.
+func (r reusing) open(lower, upper []byte) (*pebble.Iterator, uint64, error) {
 	p := &r.db.iters
 	gen := p.gen.Load()
 	var it *pebble.Iterator
@@ -79,13 +105,13 @@ func (r reusing) NewIter(lower, upper []byte) (*Iter, error) {
 	}
 	if it != nil {
 		it.SetBounds(lower, upper)
-		return &Iter{it: it, pool: p, gen: gen}, nil
+		return it, gen, nil
 	}
 	it, err := r.db.pdb.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return &Iter{it: it, pool: p, gen: gen}, nil
+	return it, gen, nil
 }
 
 // put takes back an iterator of generation gen, or closes it when it is

@@ -243,3 +243,71 @@ func TestReuseConcurrentSeesAcknowledged(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNewIterInto: an iterator opened in a kept Iter comes from the pool
+// and goes back to it on Close (a second Close is a no-op), sees a write
+// committed between two opens, and opening over an open one is a BUG.
+func TestNewIterInto(t *testing.T) {
+	db, err := Open(t.TempDir(), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := db.Reuse().(IterIntoReader)
+	var kept Iter
+	read := func(key string) string {
+		t.Helper()
+		if err := r.NewIterInto(&kept, []byte(key), PrefixEnd([]byte(key))); err != nil {
+			t.Fatal(err)
+		}
+		v := ""
+		if kept.First() {
+			v = string(kept.Value())
+		}
+		for range 2 {
+			if err := kept.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return v
+	}
+	set := func(k, v string) {
+		t.Helper()
+		b := db.NewBatch()
+		b.Set([]byte(k), []byte(v))
+		if err := b.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+	}
+	set("a", "1")
+	for i := range 4 {
+		if got := read("a"); got != "1" {
+			t.Fatalf("read %d: a = %q, want 1", i, got)
+		}
+		if n := pooled(db); n != 1 {
+			t.Fatalf("read %d: %d pooled iterators, want 1", i, n)
+		}
+	}
+	set("a", "2")
+	if got := read("a"); got != "2" {
+		t.Fatalf("a = %q after the write, want 2", got)
+	}
+	if got := read("b"); got != "" {
+		t.Fatalf("b = %q, want none", got)
+	}
+	if err := r.NewIterInto(&kept, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if p := recover(); p == nil {
+				t.Fatal("NewIterInto over an open iterator did not panic")
+			}
+		}()
+		_ = r.NewIterInto(&kept, nil, nil)
+	}()
+	if err := kept.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -14,9 +14,19 @@ type Reader interface {
 	NewIter(lower, upper []byte) (*Iter, error)
 }
 
+// IterIntoReader is a Reader that can open an iterator in an Iter its
+// caller keeps (see reusing.NewIterInto).
+type IterIntoReader interface {
+	Reader
+	// NewIterInto is NewIter made in *dst. REQUIRES: *dst is closed or
+	// zero.
+	NewIterInto(dst *Iter, lower, upper []byte) error
+}
+
 var (
-	_ Reader = (*DB)(nil)
-	_ Reader = (*Snapshot)(nil)
+	_ IterIntoReader = reusing{}
+	_ Reader         = (*DB)(nil)
+	_ Reader         = (*Snapshot)(nil)
 )
 
 // ScanPrefix calls fn with each key under prefix and its value, in key
