@@ -207,6 +207,7 @@ func appendDupIndex(out kvWriter, rc *catalog.RowCodec, set *encodedRows, ts uin
 type sortedEntries struct {
 	arena []byte
 	ends  []int
+	keys  [][]byte // write's, kept for the next batch
 }
 
 func (s *sortedEntries) add(e []byte) error {
@@ -220,10 +221,10 @@ func (s *sortedEntries) size() int { return len(s.arena) }
 
 // write calls fn with each entry in key order and empties s.
 func (s *sortedEntries) write(fn func(k []byte) error) error {
-	keys := make([][]byte, len(s.ends))
+	keys := s.keys[:0]
 	start := 0
-	for i, end := range s.ends {
-		keys[i] = s.arena[start:end:end]
+	for _, end := range s.ends {
+		keys = append(keys, s.arena[start:end:end])
 		start = end
 	}
 	slices.SortFunc(keys, bytes.Compare)
@@ -232,7 +233,8 @@ func (s *sortedEntries) write(fn func(k []byte) error) error {
 			return err
 		}
 	}
-	s.arena, s.ends = s.arena[:0], s.ends[:0]
+	clear(keys)
+	s.arena, s.ends, s.keys = s.arena[:0], s.ends[:0], keys[:0]
 	return nil
 }
 

@@ -25,9 +25,9 @@ import (
 // where the store keeps them sorted by table key; publishing then walks the
 // staged rows in key order, merges them with the table's current versions
 // and ingests the result (a file within the table's key range), the change
-// records, the transaction record and the removal of the staging range
-// (small files beside it) in one ingestion: atomic and durable in one
-// step.
+// records, the index entries (a file per index, index_entries.go), the
+// transaction record and the removal of the staging range (small files
+// beside them) in one ingestion: atomic and durable in one step.
 type Stager struct {
 	w       *Writer
 	rc      *catalog.RowCodec
