@@ -3,6 +3,8 @@ package upsert_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -105,5 +107,47 @@ func TestStagedLoadIndexEntriesBelowL0(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStagedLoadIndexFailedIngestion: when the load's ingestion fails,
+// neither its rows nor its index entries are visible (the entries used to
+// be committed before the ingestion), and its run files are gone.
+func TestStagedLoadIndexFailedIngestion(t *testing.T) {
+	defer upsert.SetStagedIndexBatch(4 << 10)()
+	f := storage.NewFaults()
+	s, err := openStore("/db", storage.Options{CacheBytes: 4 << 20, FS: f.FS()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.db.Close()
+	tbl := s.newTable("dup", catalog.DupKeys, 1, nil, column("k", typ(types.Int)), column("n", typ(types.BigInt)))
+	tbl.Indexes = []catalog.Index{{Name: "in", Columns: []string{"n"}, Type: "INVERTED", ID: 3, ColUID: tbl.Columns[1].UID, ColType: tbl.Columns[1].Type}}
+	rc := catalog.NewRowCodec(tbl)
+	st := s.w.NewStager(rc, 7, 1)
+	for k := 0; k < 2000; k++ {
+		if err := st.Add([]types.Value{types.NewInt(types.Int, int64(k)), types.NewInt(types.BigInt, int64((k*7919)%1009))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !st.Spilled() {
+		t.Fatal("the load did not spill")
+	}
+	f.Fail(func(op storage.FaultOp) bool {
+		return op.Kind == storage.FaultLink || op.Kind == storage.FaultCreate && strings.HasSuffix(op.Path, ".sst") && !op.TempTable()
+	}, syscall.EIO)
+	_, err = st.Commit(nil)
+	f.Clear()
+	if err == nil {
+		t.Fatal("the commit succeeded despite the failed ingestion")
+	}
+	t.Logf("commit: %v", err)
+	for _, p := range [][]byte{rc.Prefix(), upsert.IndexTablePrefix(tbl.ID)} {
+		if n, err := s.db.CountKeys(p, storage.PrefixEnd(p), 10); err != nil || n != 0 {
+			t.Fatalf("%d keys under %q after the failed ingestion, %v", n, p, err)
+		}
+	}
+	if names, err := f.FS().List("/db/tmp-ingest"); err != nil || len(names) != 0 {
+		t.Fatalf("temporary files left: %v, %v", names, err)
 	}
 }
