@@ -48,3 +48,12 @@ func SetDropFilesMinBytes(n uint64) (restore func()) {
 	dropFilesMinBytes = n
 	return func() { dropFilesMinBytes = old }
 }
+
+// SetStagedIndexBatch sets the bytes of index entries a staged load sorts
+// in memory before it writes them to a run, and returns a function
+// restoring the old size.
+func SetStagedIndexBatch(n int) (restore func()) {
+	old := stagedIndexBatch
+	stagedIndexBatch = n
+	return func() { stagedIndexBatch = old }
+}

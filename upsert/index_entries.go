@@ -207,6 +207,7 @@ func appendDupIndex(out kvWriter, rc *catalog.RowCodec, set *encodedRows, ts uin
 type sortedEntries struct {
 	arena []byte
 	ends  []int
+	keys  [][]byte // write's, kept for the next batch
 }
 
 func (s *sortedEntries) add(e []byte) error {
@@ -220,10 +221,10 @@ func (s *sortedEntries) size() int { return len(s.arena) }
 
 // write calls fn with each entry in key order and empties s.
 func (s *sortedEntries) write(fn func(k []byte) error) error {
-	keys := make([][]byte, len(s.ends))
+	keys := s.keys[:0]
 	start := 0
-	for i, end := range s.ends {
-		keys[i] = s.arena[start:end:end]
+	for _, end := range s.ends {
+		keys = append(keys, s.arena[start:end:end])
 		start = end
 	}
 	slices.SortFunc(keys, bytes.Compare)
@@ -232,7 +233,8 @@ func (s *sortedEntries) write(fn func(k []byte) error) error {
 			return err
 		}
 	}
-	s.arena, s.ends = s.arena[:0], s.ends[:0]
+	clear(keys)
+	s.arena, s.ends, s.keys = s.arena[:0], s.ends[:0], keys[:0]
 	return nil
 }
 
@@ -279,20 +281,29 @@ func IndexRemover(rc *catalog.RowCodec) func(b *storage.Batch, key, val []byte) 
 	}
 }
 
-// stagedIndex writes the index entries of a staged load's rows. Entries
-// sort apart from the rows, so they are not in the rows' table file: they
-// are committed in batches before the file is ingested (the last one
-// synced), so every ingested row has its entries; a failed ingestion
-// leaves entries whose rows never appear, which readers ignore.
+// stagedIndex writes the index entries of a staged load's rows into
+// table files of their own, one per index, ingested with the rows in the
+// load's one ingestion: readers and a crash see the rows and their
+// entries together or neither. Entries sort apart from the rows (by value),
+// so they are collected in memory up to stagedIndexBatch bytes, then
+// sorted and written to a temporary run file (storage.KeyRun); at the end
+// the runs are merged into the index files. Each file holds one index's
+// entries in order and spans only that index's key range, so, like the
+// rows' file, it lands below L0 unless it overlaps data there. (They were
+// committed in sorted batches through the memtable before: at TPC-H SF1
+// lineitem's three indexes left over a hundred overlapping files in L0
+// and hundreds of MB of compactions after the load.)
 type stagedIndex struct {
-	db *storage.DB
-	x  *indexer
-	es sortedEntries
+	db   *storage.DB
+	x    *indexer
+	es   sortedEntries
+	runs []*storage.KeyRun
 }
 
 // stagedIndexBatch is the size at which the entries collected are sorted
-// and committed.
-const stagedIndexBatch = 16 << 20
+// and written to a run; also the size of the merge's read buffers. A
+// variable for tests.
+var stagedIndexBatch = 16 << 20
 
 func newStagedIndex(db *storage.DB, rc *catalog.RowCodec) *stagedIndex {
 	x := newIndexer(rc)
@@ -300,6 +311,29 @@ func newStagedIndex(db *storage.DB, rc *catalog.RowCodec) *stagedIndex {
 		return nil
 	}
 	return &stagedIndex{db: db, x: x}
+}
+
+// indexSpans lists the key ranges of the entries of rc's built indexes,
+// in key order.
+func indexSpans(rc *catalog.RowCodec) [][2][]byte {
+	cols := BuiltIndexes(rc.Table())
+	slices.SortFunc(cols, func(a, b IndexCol) int { return cmpUint64(uint64(a.ID), uint64(b.ID)) })
+	var spans [][2][]byte
+	for _, c := range cols {
+		p := IndexPrefix(rc.Table().ID, c.ID)
+		spans = append(spans, [2][]byte{p, storage.PrefixEnd(p)})
+	}
+	return spans
+}
+
+func cmpUint64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // add adds the entries of the row (key, val).
@@ -311,30 +345,77 @@ func (s *stagedIndex) add(key, val []byte) error {
 		return err
 	}
 	if s.es.size() >= stagedIndexBatch {
-		return s.commit(false)
+		return s.spill()
 	}
 	return nil
 }
 
-// commit writes the entries collected in key order in one batch.
-func (s *stagedIndex) commit(sync bool) error {
-	b := s.db.NewBatchSize(s.es.size() + 16*len(s.es.ends) + 64)
-	defer b.Close()
-	if err := s.es.write(func(k []byte) error { b.Set(k, nil); return nil }); err != nil {
+// spill writes the entries collected, sorted, to a new run.
+func (s *stagedIndex) spill() error {
+	r, err := s.db.NewKeyRun()
+	if err != nil {
 		return err
 	}
-	if sync {
-		return b.Commit()
+	s.runs = append(s.runs, r)
+	if err := s.es.write(r.Add); err != nil {
+		return err
 	}
-	return b.CommitNoSync()
+	return r.Close()
 }
 
-// finish commits the last entries and syncs them all.
-func (s *stagedIndex) finish() error {
+// files writes every entry, in key order, into one table file per index
+// (an index without entries gets none): straight from memory when they
+// never filled a batch, else merged from the runs. The caller ingests or
+// abandons the files.
+func (s *stagedIndex) files() ([]*storage.SSTWriter, error) {
 	if s == nil {
-		return nil
+		return nil, nil
 	}
-	return s.commit(true)
+	var out []*storage.SSTWriter
+	var cur []byte // the IndexPrefix of out's last file
+	add := func(k []byte) error {
+		p := k[:len(storage.PrefixIndex)+16]
+		if len(out) == 0 || !bytes.Equal(p, cur) {
+			f, err := s.db.NewSSTWriter()
+			if err != nil {
+				return err
+			}
+			out = append(out, f)
+			cur = append(cur[:0], p...)
+		}
+		return out[len(out)-1].Set(k, nil)
+	}
+	var err error
+	if len(s.runs) == 0 {
+		err = s.es.write(add)
+	} else {
+		if s.es.size() > 0 {
+			err = s.spill()
+		}
+		s.es = sortedEntries{} // the merge reads through buffers of its own
+		if err == nil {
+			err = storage.MergeKeyRuns(s.runs, stagedIndexBatch, add)
+		}
+	}
+	if err != nil {
+		for _, f := range out {
+			f.Abandon()
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// close removes the runs.
+func (s *stagedIndex) close() {
+	if s == nil {
+		return
+	}
+	for _, r := range s.runs {
+		r.Remove()
+	}
+	s.runs = nil
+	s.es = sortedEntries{}
 }
 
 // IndexEntryKeys returns what calls fn with the key of each index entry of

@@ -25,9 +25,9 @@ import (
 // where the store keeps them sorted by table key; publishing then walks the
 // staged rows in key order, merges them with the table's current versions
 // and ingests the result (a file within the table's key range), the change
-// records, the transaction record and the removal of the staging range
-// (small files beside it) in one ingestion: atomic and durable in one
-// step.
+// records, the index entries (a file per index, index_entries.go), the
+// transaction record and the removal of the staging range (small files
+// beside them) in one ingestion: atomic and durable in one step.
 type Stager struct {
 	w       *Writer
 	rc      *catalog.RowCodec
@@ -362,12 +362,15 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	// writes (label and txn records, the staging range's removal, the
 	// version key) to small files around them. One ingestion adds them
 	// all at once.
-	rows := rowsSpan(rc)
-	spans := [][2][]byte{rows}
+	// A Duplicate Key table's index entries go to a file per index
+	// (stagedIndex); their ranges sort before the change records' and the
+	// rows'.
+	spans := indexSpans(rc)
 	if binlog.Enabled(rc.Table()) {
 		bp := binlog.Prefix(rc.Table().ID)
-		spans = [][2][]byte{{bp, storage.PrefixEnd(bp)}, rows}
+		spans = append(spans, [2][]byte{bp, storage.PrefixEnd(bp)})
 	}
+	spans = append(spans, rowsSpan(rc))
 	small, err := w.extraEntries(rc, txnID, ts, extra, spans)
 	if err != nil {
 		return Result{}, err
@@ -407,11 +410,22 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 			return Result{}, err
 		}
 	}
-	n, err := w.writeStaged(sst, rec, rc, txnID, ts, partial)
+	var ix *stagedIndex
+	if rc.Table().Keys == catalog.DupKeys {
+		ix = newStagedIndex(w.db, rc)
+		defer ix.close()
+	}
+	n, err := w.writeStaged(sst, rec, rc, txnID, ts, partial, ix)
 	if err != nil {
 		abandon()
 		return Result{}, err
 	}
+	ixFiles, err := ix.files()
+	if err != nil {
+		abandon()
+		return Result{}, err
+	}
+	files = append(files, ixFiles...)
 	err = storage.FinishAll(w.db, files...)
 	w.changedOutside() // also after a failed ingestion: it may have happened
 	if err != nil {
@@ -457,7 +471,7 @@ func (w *Writer) extraEntries(rc *catalog.RowCodec, txnID int64, ts uint64, extr
 		if i < len(spans) {
 			lo := spans[i][0]
 			if bytes.Compare(e.Key, lo) >= 0 || (e.Kind == 'R' && bytes.Compare(e.Value, lo) > 0) {
-				return nil, fmt.Errorf("upsert: extra write %q overlaps the rows or change records of table %s", e.Key, rc.Table().Name)
+				return nil, fmt.Errorf("upsert: extra write %q overlaps the rows, change records or index entries of table %s", e.Key, rc.Table().Name)
 			}
 		}
 		small[i] = append(small[i], e)
@@ -485,7 +499,8 @@ func writeEntries(sst *storage.SSTWriter, entries []storage.BatchEntry) error {
 
 // writeStaged writes the rows' file: the staged rows merged with the
 // current versions.
-func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *catalog.RowCodec, txnID int64, ts uint64, partial *Partial) (int, error) {
+// ix collects a Duplicate Key table's index entries (nil without indexes).
+func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *catalog.RowCodec, txnID int64, ts uint64, partial *Partial, ix *stagedIndex) (int, error) {
 	sp := StagePrefix(txnID)
 	it, err := w.db.NewIter(append(append([]byte(nil), sp...), 1), storage.PrefixEnd(sp)) // past the meta key
 	if err != nil {
@@ -494,10 +509,7 @@ func (w *Writer) writeStaged(sst *storage.SSTWriter, rec *binlog.Recorder, rc *c
 	defer it.Close()
 	var n int
 	if rc.Table().Keys == catalog.DupKeys {
-		ix := newStagedIndex(w.db, rc)
-		if n, err = writeStagedDup(sst, rec, it, len(sp), ts, ix); err == nil {
-			err = ix.finish() // synced before the rows are ingested
-		}
+		n, err = writeStagedDup(sst, rec, it, len(sp), ts, ix)
 	} else {
 		n, err = w.writeStagedUnique(sst, rec, it, rc, len(sp), ts, partial)
 	}

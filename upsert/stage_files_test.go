@@ -213,7 +213,7 @@ func TestStagedLoadRefusesExtraWritesInsideItsFiles(t *testing.T) {
 			b.Set(key, nil)
 			return nil
 		})
-		if err == nil || !strings.Contains(err.Error(), "overlaps the rows or change records of table t") {
+		if err == nil || !strings.Contains(err.Error(), "overlaps the rows, change records or index entries of table t") {
 			t.Fatalf("extra write %q: err %v", key, err)
 		}
 		if n, err := s.db.CountKeys(rc.Prefix(), storage.PrefixEnd(rc.Prefix()), 10); err != nil || n != 0 {
