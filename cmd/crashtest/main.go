@@ -21,7 +21,11 @@
 // committed label answers Label Already Exists; pre-committed txns survive
 // and can still be committed or aborted; shared keys of the Unique Key
 // tables equal a replay of the committed loads; Row Binlog tables have one
-// change record per row change of each committed load. It counts temporary
+// change record per row change of each committed load; the Duplicate Key
+// tables have an INVERTED index on i (idx_i), and a query of two values of
+// i, planned as an index lookup (EXPLAIN VERBOSE), answers exactly the rows
+// of those values of the committed loads, among them rows of large (staged)
+// loads whose entries were ingested with them. It counts temporary
 // ingest-*.sst files left in the data directory (a failure with
 // --strict-temp-files). It prints counts and every violation and exits 1 on
 // any violation.
@@ -63,6 +67,7 @@ type stats struct {
 	tempFilesLast                 int // after the last restart
 	failMsgs                      map[string]int
 	resolvedLost, resolvedVisible int
+	indexQueries, indexRows       int // index lookups of the indexed tables, rows they answered
 }
 
 type runner struct {
@@ -267,13 +272,17 @@ func (r *runner) check(srv *server, sampleStates, resend int) error {
 		}
 	}
 	dbs := int((r.nextLID-1)/lidsPerDB) + 1
-	obs, err := observe(srv, min(dbs, r.opts.dbs), ask)
+	obs, err := observe(srv, min(dbs, r.opts.dbs), ask, r.indexVals())
 	if err != nil {
 		return fmt.Errorf("cannot read the server's state: %w", err)
 	}
 	before := map[*Load]State{}
 	for _, l := range r.loads {
 		before[l] = l.State
+	}
+	for _, rows := range obs.Indexed {
+		r.st.indexQueries++
+		r.st.indexRows += len(rows)
 	}
 	for _, v := range verify(r.loads, obs) {
 		r.violate(v)
@@ -288,6 +297,16 @@ func (r *runner) check(srv *server, sampleStates, resend int) error {
 	}
 	r.resendLabels(srv, resend)
 	return nil
+}
+
+// indexVals are the values of i the indexed tables are asked for through
+// their index: one that about half of the small loads (1..40 rows) and
+// every large one write, and one that only large loads (600..2599 rows,
+// which spill: a staged load's entries are table files of its ingestion)
+// write. Each selects far fewer rows than the table's
+// eighth that the lookup is taken for (engine/index_lookup.go).
+func (r *runner) indexVals() []int64 {
+	return []int64{20 + r.rng.Int63n(20), 600 + r.rng.Int63n(2000)}
 }
 
 // resendLabels sends n committed or pre-committed loads again under their
@@ -339,6 +358,7 @@ func (r *runner) report() {
 	fmt.Printf("unanswered loads found after restart: %d fully visible, %d not visible at all\n", st.resolvedVisible, st.resolvedLost)
 	fmt.Printf("2PC: %d commits/aborts sent, %d answered Success\n", st.twoPCSent, st.twoPCAcked)
 	fmt.Printf("labels re-sent: %d\n", st.labelChecks)
+	fmt.Printf("index lookups: %d queries through idx_i, %d rows answered\n", st.indexQueries, st.indexRows)
 	var states []string
 	for s, n := range byState {
 		states = append(states, fmt.Sprintf("%s %d", s, n))

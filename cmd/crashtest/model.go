@@ -26,13 +26,17 @@ func (t tableKind) String() string { return tableNames[t] }
 // by k, and loads also write shared keys.
 func (t tableKind) unique() bool { return t == tUniq || t == tUniqBinlog }
 
+// indexed reports whether the table has a built INVERTED index on i
+// (idx_i): the Duplicate Key tables.
+func (t tableKind) indexed() bool { return t == tDup || t == tDupBinlog }
+
 // binlog reports whether the table records change records.
 func (t tableKind) binlog() bool { return t == tDupBinlog || t == tUniqBinlog }
 
 // createTable is the DDL of each table.
 var createTable = [numTables]string{
-	"CREATE TABLE dup (lid BIGINT, i INT, pad VARCHAR(64)) DUPLICATE KEY(lid) DISTRIBUTED BY HASH(lid) BUCKETS 1",
-	"CREATE TABLE dupbl (lid BIGINT, i INT, pad VARCHAR(64)) DUPLICATE KEY(lid) DISTRIBUTED BY HASH(lid) BUCKETS 1 " +
+	"CREATE TABLE dup (lid BIGINT, i INT, pad VARCHAR(64), INDEX idx_i (i) USING INVERTED) DUPLICATE KEY(lid) DISTRIBUTED BY HASH(lid) BUCKETS 1",
+	"CREATE TABLE dupbl (lid BIGINT, i INT, pad VARCHAR(64), INDEX idx_i (i) USING INVERTED) DUPLICATE KEY(lid) DISTRIBUTED BY HASH(lid) BUCKETS 1 " +
 		`PROPERTIES ("binlog.enable" = "true", "binlog.format" = "ROW")`,
 	"CREATE TABLE uniq (k BIGINT, lid BIGINT, sq BIGINT, pad VARCHAR(64)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 " +
 		`PROPERTIES ("function_column.sequence_col" = "sq")`,

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Statements that read what the server shows; %d is ownKeyBase.
@@ -12,14 +13,21 @@ const (
 	selectShared  = "SELECT k, lid FROM %s WHERE k < %d"
 	selectBinOwn  = `SELECT lid, count(*), count(DISTINCT __DORIS_BINLOG_TSO__), min(__DORIS_BINLOG_TSO__), ` +
 		`min(__DORIS_BINLOG_OP__), max(__DORIS_BINLOG_OP__) FROM binlog("table" = "%s")%s GROUP BY lid`
+	// selectIndexed is answered through idx_i: the values asked select
+	// few rows (see indexVals).
+	selectIndexed   = "SELECT lid, i, pad FROM %s WHERE i IN (%s)"
 	selectBinShared = `SELECT k, lid, __DORIS_BINLOG_OP__, __DORIS_BINLOG_TSO__, __BEFORE__lid__ FROM binlog("table" = "%s") ` +
 		`WHERE k < %d ORDER BY __DORIS_BINLOG_TSO__, __DORIS_BINLOG_LSN__`
 )
 
 // observe reads the tables of databases 0..dbs-1 and the load states of
-// the given loads.
-func observe(s *server, dbs int, ask []*Load) (*Observed, error) {
+// the given loads; the indexed tables are also asked for their rows whose
+// i is one of indexVals, through their index.
+func observe(s *server, dbs int, ask []*Load, indexVals []int64) (*Observed, error) {
 	obs := &Observed{
+		IndexVals:     indexVals,
+		Indexed:       map[string][]IndexRow{},
+		IndexPlans:    map[string]string{},
 		States:        map[int64]string{},
 		Own:           map[string]map[int64]OwnAgg{},
 		OwnBinlog:     map[string]map[int64]BinAgg{},
@@ -66,6 +74,11 @@ func observeTable(s *server, obs *Observed, db string, t tableKind) error {
 			return err
 		}
 	}
+	if t.indexed() {
+		if err := observeIndexed(s, obs, db, t); err != nil {
+			return err
+		}
+	}
 	if !t.unique() {
 		return nil
 	}
@@ -74,6 +87,48 @@ func observeTable(s *server, obs *Observed, db string, t tableKind) error {
 	}
 	if t.binlog() {
 		return observeBinlogShared(s, obs, db, t)
+	}
+	return nil
+}
+
+// observeIndexed reads the rows whose i is one of obs.IndexVals and the
+// plan of that query.
+func observeIndexed(s *server, obs *Observed, db string, t tableKind) error {
+	id := db + "." + t.String()
+	vals := make([]string, len(obs.IndexVals))
+	for j, x := range obs.IndexVals {
+		vals[j] = strconv.FormatInt(x, 10)
+	}
+	stmt := fmt.Sprintf(selectIndexed, t, strings.Join(vals, ", "))
+	plan, err := s.query(db, "EXPLAIN VERBOSE "+stmt)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for _, r := range plan {
+		for _, c := range r {
+			fmt.Fprintln(&b, c)
+		}
+	}
+	obs.IndexPlans[id] = b.String()
+	rows, err := s.query(db, stmt)
+	if err != nil {
+		return err
+	}
+	obs.Indexed[id] = []IndexRow{}
+	for _, r := range rows {
+		if len(r) != 3 {
+			return fmt.Errorf("%s: row %v", stmt, r)
+		}
+		c, err := ints(r[:2], 2)
+		if err != nil {
+			return fmt.Errorf("%s: %w", stmt, err)
+		}
+		p, ok := r[2].(string)
+		if !ok {
+			return fmt.Errorf("%s: row %v: pad is not a string", stmt, r)
+		}
+		obs.Indexed[id] = append(obs.Indexed[id], IndexRow{LID: c[0], I: c[1], Pad: p})
 	}
 	return nil
 }

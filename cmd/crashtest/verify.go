@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // OwnAgg aggregates the visible rows (or change records) of one load in one
@@ -39,6 +40,19 @@ type Observed struct {
 	Shared map[string]map[int64]int64
 	// SharedRecords is the change records of shared keys, by table.
 	SharedRecords map[string][]Record
+	// IndexVals are the values of i the indexed tables were asked for.
+	IndexVals []int64
+	// Indexed is the rows of each indexed table whose i is one of
+	// IndexVals, read through its index idx_i, by table.
+	Indexed map[string][]IndexRow
+	// IndexPlans is the EXPLAIN VERBOSE of that query, by table.
+	IndexPlans map[string]string
+}
+
+// IndexRow is a row an index lookup answered.
+type IndexRow struct {
+	LID, I int64
+	Pad    string
 }
 
 // visibility is how much of a load the server shows.
@@ -85,6 +99,7 @@ func verify(loads []*Load, obs *Observed) []string {
 	v = append(v, verifyBinlogOwn(loads, obs)...)
 	v = append(v, verifyShared(loads, obs)...)
 	v = append(v, verifyStrays(loads, obs)...)
+	v = append(v, verifyIndex(loads, obs)...)
 	return v
 }
 
@@ -338,6 +353,73 @@ func verifyStrays(loads []*Load, obs *Observed) []string {
 		for lid, a := range byLID {
 			if !sent[t][lid] && a.Count > 0 {
 				v = append(v, fmt.Sprintf("%s: %d change records of lid %d, which no load of this table sent", t, a.Count, lid))
+			}
+		}
+	}
+	sort.Strings(v)
+	return v
+}
+
+// verifyIndex checks what the index lookups of the indexed tables
+// answered against the settled loads: a committed load shows one row
+// (lid, x, pad(lid, x)) for each asked x below its row count, any other
+// load none, and the plan reads through the index. A load whose rows the
+// lookup shows wrongly becomes Broken.
+func verifyIndex(loads []*Load, obs *Observed) []string {
+	var v []string
+	for t, plan := range obs.IndexPlans {
+		if !strings.Contains(plan, "index lookup idx_i on i") {
+			v = append(v, fmt.Sprintf("%s: the query of i IN %v does not read through idx_i; plan:\n%s", t, obs.IndexVals, plan))
+		}
+	}
+	byTable := map[string]map[int64]*Load{}
+	for _, l := range loads {
+		if byTable[l.TableID()] == nil {
+			byTable[l.TableID()] = map[int64]*Load{}
+		}
+		byTable[l.TableID()][l.LID] = l
+	}
+	asked := map[int64]bool{}
+	for _, x := range obs.IndexVals {
+		asked[x] = true
+	}
+	for t, rows := range obs.Indexed {
+		got := map[int64]map[int64]int{} // lid -> i -> rows
+		bad := map[*Load]string{}
+		for _, r := range rows {
+			l := byTable[t][r.LID]
+			switch {
+			case l == nil:
+				v = append(v, fmt.Sprintf("%s: the index lookup of i IN %v answers row (lid %d, i %d), which no load of this table sent", t, obs.IndexVals, r.LID, r.I))
+				continue
+			case l.State == Broken:
+				continue
+			case !asked[r.I]:
+				bad[l] = fmt.Sprintf("row with i = %d", r.I)
+			case r.Pad != pad(r.LID, int(r.I)):
+				bad[l] = fmt.Sprintf("row i = %d with pad %q, want %q", r.I, r.Pad, pad(r.LID, int(r.I)))
+			}
+			if got[r.LID] == nil {
+				got[r.LID] = map[int64]int{}
+			}
+			got[r.LID][r.I]++
+		}
+		for _, l := range byTable[t] {
+			if l.State == Broken {
+				continue
+			}
+			for _, x := range obs.IndexVals {
+				want := 0
+				if l.State == Committed && x < int64(l.Rows) {
+					want = 1
+				}
+				if n := got[l.LID][x]; n != want && bad[l] == "" {
+					bad[l] = fmt.Sprintf("%d rows with i = %d, want %d", n, x, want)
+				}
+			}
+			if msg := bad[l]; msg != "" {
+				v = append(v, fmt.Sprintf("%s: %s, but the index lookup of i IN %v answers %s", l, l.State, obs.IndexVals, msg))
+				l.State = Broken
 			}
 		}
 	}

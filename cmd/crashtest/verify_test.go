@@ -27,6 +27,9 @@ func newFake() *fakeServer {
 			OwnBinlog:     map[string]map[int64]BinAgg{},
 			Shared:        map[string]map[int64]int64{},
 			SharedRecords: map[string][]Record{},
+			IndexVals:     []int64{1, 650},
+			Indexed:       map[string][]IndexRow{},
+			IndexPlans:    map[string]string{},
 		},
 		tso:  1000,
 		last: map[string]map[int64]int64{},
@@ -43,6 +46,14 @@ func (f *fakeServer) commit(l *Load) {
 			map[int64]OwnAgg{}, map[int64]BinAgg{}, map[int64]int64{}, map[int64]int64{}
 	}
 	f.obs.Own[t][l.LID] = l.expectedOwn()
+	if l.Table.indexed() {
+		f.obs.IndexPlans[t] = "SCAN " + l.Table.String() + " WHERE i IN (1, 650) index lookup idx_i on i"
+		for _, x := range f.obs.IndexVals {
+			if x < int64(l.Rows) {
+				f.obs.Indexed[t] = append(f.obs.Indexed[t], IndexRow{LID: l.LID, I: x, Pad: pad(l.LID, int(x))})
+			}
+		}
+	}
 	if l.Table.binlog() {
 		f.obs.OwnBinlog[t][l.LID] = BinAgg{Count: int64(l.Rows), DistinctTSOs: 1, TSO: f.tso}
 	}
@@ -168,6 +179,30 @@ func TestVerifyFindsPlanted(t *testing.T) {
 		{"stray rows", func(f *fakeServer) {
 			f.obs.Own["crash0.dup"][42] = OwnAgg{Count: 1}
 		}, "crash0.dup: 1 rows of lid 42, which no load of this table sent"},
+		{"index entry of a staged row missing", func(f *fakeServer) {
+			f.obs.Indexed["crash0.dupbl"] = slices.DeleteFunc(f.obs.Indexed["crash0.dupbl"], func(r IndexRow) bool { return r.I == 650 })
+		}, "load 2 (label crash-2, crash0.dupbl, 700 rows, json, spills): Committed, but the index lookup of i IN [1 650] answers 0 rows with i = 650, want 1"},
+		{"index answers a lost load's row", func(f *fakeServer) {
+			f.obs.Indexed["crash0.dupbl"] = append(f.obs.Indexed["crash0.dupbl"], IndexRow{LID: 8, I: 1, Pad: pad(8, 1)})
+		}, "load 8 (label crash-8, crash0.dupbl, 3 rows, csv): Lost, but the index lookup of i IN [1 650] answers 1 rows with i = 1, want 0"},
+		{"index answers a pre-committed load's row", func(f *fakeServer) {
+			f.obs.Indexed["crash0.dup"] = append(f.obs.Indexed["crash0.dup"], IndexRow{LID: 7, I: 1, Pad: pad(7, 1)})
+		}, "load 7 (label crash-7, crash0.dup, 3 rows, csv, 2PC): Precommitted, but the index lookup of i IN [1 650] answers 1 rows with i = 1, want 0"},
+		{"index answers a row twice", func(f *fakeServer) {
+			f.obs.Indexed["crash0.dup"] = append(f.obs.Indexed["crash0.dup"], IndexRow{LID: 1, I: 1, Pad: pad(1, 1)})
+		}, "load 1 (label crash-1, crash0.dup, 5 rows, csv): Committed, but the index lookup of i IN [1 650] answers 2 rows with i = 1, want 1"},
+		{"index answers another row", func(f *fakeServer) {
+			f.obs.Indexed["crash0.dup"][0].Pad += "x"
+		}, "but the index lookup of i IN [1 650] answers row i = 1 with pad"},
+		{"index answers a row not asked for", func(f *fakeServer) {
+			f.obs.Indexed["crash0.dup"][0].I = 3
+		}, "load 1 (label crash-1, crash0.dup, 5 rows, csv): Committed, but the index lookup of i IN [1 650] answers row with i = 3"},
+		{"index answers a stray row", func(f *fakeServer) {
+			f.obs.Indexed["crash0.dup"] = append(f.obs.Indexed["crash0.dup"], IndexRow{LID: 42, I: 1})
+		}, "crash0.dup: the index lookup of i IN [1 650] answers row (lid 42, i 1), which no load of this table sent"},
+		{"plan without the index", func(f *fakeServer) {
+			f.obs.IndexPlans["crash0.dup"] = "SCAN dup WHERE i IN (1, 650)"
+		}, "crash0.dup: the query of i IN [1 650] does not read through idx_i"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			loads, f := scenario()
