@@ -300,8 +300,8 @@ func (r *runner) check(srv *server, sampleStates, resend int) error {
 }
 
 // indexVals are the values of i the indexed tables are asked for through
-// their index: one that about half of the small loads (1..40 rows) and
-// every large one write, and one that only large loads (600..2599 rows,
+// their index: one in 20..39, which the small loads (1..40 rows) of more
+// rows write (1 to 20 in 40 of them) and every large one, and one that only large loads (600..2599 rows,
 // which spill: a staged load's entries are table files of its ingestion)
 // write. Each selects far fewer rows than the table's
 // eighth that the lookup is taken for (engine/index_lookup.go).
