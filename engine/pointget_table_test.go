@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"loadgw/storage"
 )
 
 // TestPointTableFollowsCatalog: a point query's parse tree run again (a
@@ -13,18 +11,9 @@ import (
 // and USE: a dropped and recreated table, a column added, another
 // database's table of the same name, and a view that replaces the table.
 func TestPointTableFollowsCatalog(t *testing.T) {
-	e, err := Open(t.TempDir(), Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, _ := openTestEngine(t)
 	s := e.NewSession("")
-	exec := func(q string) {
-		t.Helper()
-		if _, err := s.Execute(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := func(q string) *Result { t.Helper(); return mustExec(t, s, q) }
 	for _, q := range []string{
 		"CREATE DATABASE a", "CREATE DATABASE b",
 		"CREATE TABLE a.u (k BIGINT, v INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1",
@@ -76,12 +65,7 @@ func TestPointTableFollowsCatalog(t *testing.T) {
 func TestPointTableFollowsRenames(t *testing.T) {
 	e, _ := openTestEngine(t)
 	s := e.NewSession("")
-	exec := func(q string) {
-		t.Helper()
-		if _, err := s.Execute(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	exec := func(q string) *Result { t.Helper(); return mustExec(t, s, q) }
 	for _, q := range []string{
 		"CREATE DATABASE a", "USE a",
 		"CREATE TABLE u (k BIGINT, v INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1",
@@ -135,14 +119,7 @@ func TestPointTableFollowsRenames(t *testing.T) {
 func TestPointResultsOutliveNextLookup(t *testing.T) {
 	e, _ := openTestEngine(t)
 	s := e.NewSession("")
-	exec := func(q string) *Result {
-		t.Helper()
-		res, err := s.Execute(q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return res
-	}
+	exec := func(q string) *Result { t.Helper(); return mustExec(t, s, q) }
 	for _, q := range []string{
 		"CREATE DATABASE p", "USE p",
 		"CREATE TABLE d (k BIGINT, j INT, v VARCHAR(20)) DUPLICATE KEY(k, j) DISTRIBUTED BY HASH(k) BUCKETS 1",

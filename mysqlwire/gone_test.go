@@ -18,30 +18,8 @@ import (
 // that ended, gives the next command a fresh context, and costs no
 // allocation per command.
 func TestClientWatch(t *testing.T) {
-	e, err := engine.Open(t.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	sess := e.NewSession("")
-	defer sess.Close()
+	w, client := watchedConn(t)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	server, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer server.Close()
-
-	w := watchSocket(server.(syscall.Conn), sess)
 	if allocs := testing.AllocsPerRun(100, func() { w.start(); w.stop() }); allocs != 0 {
 		t.Errorf("a command's start and stop allocate %v times, want 0", allocs)
 	}
@@ -89,28 +67,7 @@ func TestClientWatch(t *testing.T) {
 // earlier command armed is still pending (stop leaves it so) is looked at
 // by it, and cancelled when its client left.
 func TestClientWatchPendingTimer(t *testing.T) {
-	e, err := engine.Open(t.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	sess := e.NewSession("")
-	defer sess.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	server, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer server.Close()
-	w := watchSocket(server.(syscall.Conn), sess)
+	w, client := watchedConn(t)
 	defer w.close()
 	w.start() // arms the timer
 	w.stop()  // leaves it pending
@@ -122,4 +79,34 @@ func TestClientWatchPendingTimer(t *testing.T) {
 		t.Fatal("the command of a client that left was not cancelled")
 	}
 	w.stop()
+}
+
+// watchedConn is the watch of the server side of a new loopback TCP
+// connection, over a session of a new engine, and the client side; all are
+// closed when the test ends.
+func watchedConn(t *testing.T) (*clientWatch, net.Conn) {
+	t.Helper()
+	e, err := engine.Open(t.TempDir(), engine.Options{TimeZone: "UTC", Storage: storage.Options{NoSync: true, CacheBytes: 8 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	sess := e.NewSession("")
+	t.Cleanup(sess.Close)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	server, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close() })
+	return watchSocket(server.(syscall.Conn), sess), client
 }
