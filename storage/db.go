@@ -328,28 +328,21 @@ func (b *Batch) Empty() bool { return b.b.Empty() }
 // Commit applies the batch atomically and, unless the store was opened with
 // NoSync, waits for the fsync. A Commit error means the WAL state is unknown:
 // the caller must not report success and should stop the process.
-func (b *Batch) Commit() error {
-	if err := b.db.checkStopped(); err != nil {
-		return err
-	}
-	b.db.wrote(2 * int64(b.b.Len()))
-	err := b.b.Commit(b.db.write)
-	b.db.iters.changed()
-	if err != nil {
-		return fmt.Errorf("cannot commit batch: %w", err)
-	}
-	return nil
-}
+func (b *Batch) Commit() error { return b.commit(b.db.write) }
 
 // CommitNoSync applies the batch without waiting for the fsync: its effects
 // may be lost in a crash. For staging data that a later synced commit makes
 // durable.
-func (b *Batch) CommitNoSync() error {
+func (b *Batch) CommitNoSync() error { return b.commit(pebble.NoSync) }
+
+// commit applies the batch with the write options o and invalidates the
+// store's pooled iterators.
+func (b *Batch) commit(o *pebble.WriteOptions) error {
 	if err := b.db.checkStopped(); err != nil {
 		return err
 	}
 	b.db.wrote(2 * int64(b.b.Len()))
-	err := b.b.Commit(pebble.NoSync)
+	err := b.b.Commit(o)
 	b.db.iters.changed()
 	if err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)

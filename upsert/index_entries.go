@@ -2,6 +2,7 @@ package upsert
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -317,23 +318,13 @@ func newStagedIndex(db *storage.DB, rc *catalog.RowCodec) *stagedIndex {
 // in key order.
 func indexSpans(rc *catalog.RowCodec) [][2][]byte {
 	cols := BuiltIndexes(rc.Table())
-	slices.SortFunc(cols, func(a, b IndexCol) int { return cmpUint64(uint64(a.ID), uint64(b.ID)) })
+	slices.SortFunc(cols, func(a, b IndexCol) int { return cmp.Compare(uint64(a.ID), uint64(b.ID)) })
 	var spans [][2][]byte
 	for _, c := range cols {
 		p := IndexPrefix(rc.Table().ID, c.ID)
 		spans = append(spans, [2][]byte{p, storage.PrefixEnd(p)})
 	}
 	return spans
-}
-
-func cmpUint64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // add adds the entries of the row (key, val).

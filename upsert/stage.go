@@ -287,11 +287,20 @@ func DropStaged(db *storage.DB, txnID int64) error {
 // A failure is left to compactions too: the rows are already deleted,
 // only their space waits.
 func dropStagedFiles(db *storage.DB, txnID int64) {
-	p, end := StagePrefix(txnID), storage.PrefixEnd(StagePrefix(txnID))
-	if n, err := db.DiskUsage(p, end); err != nil || n < dropFilesMinBytes {
+	p := StagePrefix(txnID)
+	if n, err := db.DiskUsage(p, storage.PrefixEnd(p)); err == nil {
+		dropStagedFilesOf(db, txnID, n)
+	}
+}
+
+// dropStagedFilesOf is dropStagedFiles for staged rows known to take
+// staged bytes on disk.
+func dropStagedFilesOf(db *storage.DB, txnID int64, staged uint64) {
+	if staged < dropFilesMinBytes {
 		return
 	}
-	_ = db.DropFiles(context.Background(), p, end)
+	p := StagePrefix(txnID)
+	_ = db.DropFiles(context.Background(), p, storage.PrefixEnd(p))
 }
 
 // dropFilesMinBytes is the size on disk of staged rows from which
@@ -316,11 +325,7 @@ func (s *Stager) Commit(extra func(b *storage.Batch, tso uint64) error) (Result,
 	if err := s.flush(); err != nil {
 		return Result{}, err
 	}
-	res, err := s.w.publishStaged(s.rc, s.txnID, extra, s.partial)
-	if err == nil {
-		dropStagedFiles(s.w.db, s.txnID)
-	}
-	return res, err
+	return s.w.publishStaged(s.rc, s.txnID, extra, s.partial)
 }
 
 // CommitStaged publishes the rows a two-phase-commit load persisted.
@@ -329,15 +334,13 @@ func (w *Writer) CommitStaged(rc *catalog.RowCodec, txnID int64, extra func(b *s
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := w.publishStaged(rc, txnID, extra, partial)
-	if err == nil {
-		dropStagedFiles(w.db, txnID)
-	}
-	return res, err
+	return w.publishStaged(rc, txnID, extra, partial)
 }
 
 // publishStaged merges the staging range of txnID into the table and
-// ingests the result with the extra writes and the staging range's removal.
+// ingests the result with the extra writes and the staging range's removal;
+// once that is committed, and the writer unlocked, it drops the staging
+// range's files when they are large enough (dropStagedFilesOf).
 func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
 	sp := StagePrefix(txnID)
 	staged, err := w.db.DiskUsage(sp, storage.PrefixEnd(sp))
@@ -347,6 +350,15 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 	if err := w.checkSpace(int64(staged)); err != nil {
 		return Result{}, err
 	}
+	res, err := w.publishStagedLocked(rc, txnID, extra, partial)
+	if err == nil {
+		dropStagedFilesOf(w.db, txnID, staged)
+	}
+	return res, err
+}
+
+// publishStagedLocked is publishStaged's ingestion, under the writer's lock.
+func (w *Writer) publishStagedLocked(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
 	w.lockDrained() // the ingestion reads the store: every commit must be in it
 	defer w.mu.Unlock()
 	if err := w.checkLayout(rc); err != nil {
