@@ -40,11 +40,11 @@ func (rc *RowCodec) Versions(r storage.Reader, prefix []byte) (*Versions, error)
 // encoded key columns, or hi that prefix's PrefixEnd), so the versions of
 // one key are never split.
 func (rc *RowCodec) VersionsIn(r storage.Reader, lo, hi []byte) (*Versions, error) {
-	it, err := r.NewIter(lo, hi)
-	if err != nil {
+	v := new(Versions)
+	if err := rc.VersionsInto(v, r, lo, hi); err != nil {
 		return nil, err
 	}
-	return &Versions{it: it, suffix: rc.KeySuffixLen(), unique: rc.t.IsUnique()}, nil
+	return v, nil
 }
 
 // VersionsInto is VersionsIn made in *v, which keeps its key buffer: a

@@ -32,18 +32,13 @@ const pollEvery = 1024
 // newCanceler starts the clock of a statement of session s.
 func (s *Session) newCanceler() *canceler {
 	c := &canceler{}
-	s.initCanceler(c)
+	s.initCancelerAt(c, time.Time{})
 	return c
 }
 
-// initCanceler is newCanceler into *c (a point query keeps it with its
-// answer: one allocation).
-func (s *Session) initCanceler(c *canceler) {
-	s.initCancelerAt(c, time.Time{})
-}
-
-// initCancelerAt is initCanceler for a statement that started at now, a
-// time read from the engine's clock (the zero time: read it here).
+// initCancelerAt is newCanceler into *c (a point query keeps it with its
+// answer) for a statement that started at now, a time read from the
+// engine's clock (the zero time: read it here).
 func (s *Session) initCancelerAt(c *canceler, now time.Time) {
 	*c = canceler{ctx: s.reqCtx, clk: s.e.clock}
 	if c.ctx == nil {

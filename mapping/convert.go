@@ -57,7 +57,7 @@ func (b *Builder) fromText(dst, v *types.Value, c *catalog.Column) (reason strin
 		}
 	}
 	out, err := types.ParseValue(v.S, c.Type, b.loc)
-	if err == nil && (!types.NeedsFitCheck(c.Type) || types.CheckFits(out, c.Type) == nil) {
+	if err == nil && types.CheckFits(out, c.Type) == nil {
 		*dst = out // the value fits: finish would only call CheckFits again
 		return ""
 	}

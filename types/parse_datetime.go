@@ -525,27 +525,20 @@ func ParsePlainDateTime(s string) (int64, bool) {
 	if len(s) != 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' {
 		return 0, false
 	}
-	y, ok1 := plainDigits(s[0:4])
-	m, ok2 := plainDigits(s[5:7])
-	d, ok3 := plainDigits(s[8:10])
-	h, ok4 := plainDigits(s[11:13])
-	mi, ok5 := plainDigits(s[14:16])
-	sec, ok6 := plainDigits(s[17:19])
+	c := cursor{s: s}
+	y, ok1 := c.digits(4)
+	c.i = 5
+	m, ok2 := c.digits(2)
+	c.i = 8
+	d, ok3 := c.digits(2)
+	c.i = 11
+	h, ok4 := c.digits(2)
+	c.i = 14
+	mi, ok5 := c.digits(2)
+	c.i = 17
+	sec, ok6 := c.digits(2)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || !ValidDate(y, m, d) || !ValidTime(h, mi, sec, 0) {
 		return 0, false
 	}
 	return MicrosFromCivil(y, m, d, h, mi, sec, 0), true
-}
-
-// plainDigits reads s as a decimal number of ASCII digits only.
-func plainDigits(s string) (int, bool) {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			return 0, false
-		}
-		n = n*10 + int(c)
-	}
-	return n, true
 }
