@@ -203,6 +203,12 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 	if keys == nil || err != nil {
 		return nil, err
 	}
+	return sortRowKeys(keys), nil
+}
+
+// sortRowKeys sorts keys in place into row key order and drops repeats
+// (stale entries may repeat a row).
+func sortRowKeys(keys [][]byte) [][]byte {
 	ks := make([]lookupKey, len(keys))
 	for i, k := range keys {
 		ks[i].key = k
@@ -211,8 +217,7 @@ func (n *scanNode) collect(x *execCtx, r storage.Reader, ic upsert.IndexCol, val
 	for i := range ks {
 		keys[i] = ks[i].key
 	}
-	keys = slices.CompactFunc(keys, bytes.Equal) // stale entries may repeat a row
-	return keys, nil
+	return slices.CompactFunc(keys, bytes.Equal)
 }
 
 // collectEntries reads the entries of vals of index ic and returns the row

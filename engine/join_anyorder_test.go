@@ -107,3 +107,21 @@ func TestAnyOrderProbe(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstRowFilterOnKeysOnly: an EXISTS whose filter reads only key
+// columns (so the scan runs it on whole rows, outside its row reader)
+// answers through the index's first rows per key as the plain table does:
+// a first row the filter drops does not stand for its key's other rows.
+func TestFirstRowFilterOnKeysOnly(t *testing.T) {
+	_, s := openAnyOrderEngine(t)
+	for _, f := range []string{"l.d + 0 > 50", "l.d * 1 < l.o * 0 + 30", "l.s + 0 < l.late + 3"} {
+		q := "SELECT m.k FROM m WHERE EXISTS (SELECT * FROM %s l WHERE l.o = m.o AND " + f + ") ORDER BY m.k"
+		plain := formatRows(mustExec(t, s, fmt.Sprintf(q, "li")))
+		if plan := fmt.Sprint(formatRows(mustExec(t, s, "EXPLAIN VERBOSE "+fmt.Sprintf(q, "lix")))); !strings.Contains(plan, "first row") {
+			t.Fatalf("%s: the plan reads no first row per key: %s", f, plan)
+		}
+		if got := formatRows(mustExec(t, s, fmt.Sprintf(q, "lix"))); !reflect.DeepEqual(got, plain) {
+			t.Errorf("%s: through the index %v, plain %v", f, got, plain)
+		}
+	}
+}

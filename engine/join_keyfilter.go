@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -326,6 +327,14 @@ func (n *scanNode) scanFiltered(x *execCtx, sc *scanner, kf *keyFilter, filter e
 			sc.encLate = late
 			return read(fn)
 		}
+	}
+	if sc.groups != nil {
+		// The filters run on each row the scan yields: a first row per
+		// key would count a row they then drop as its key's row and skip
+		// the key's others. The scan reads every row of its keys, in row
+		// key order (the grouped keys are in value order, and may be
+		// shared with another range's worker).
+		sc.keys, sc.groups = sortRowKeys(slices.Clone(sc.keys)), nil
 	}
 	return read(func(row []types.Value) (bool, error) {
 		ok, err := cond(row)
