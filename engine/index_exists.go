@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"loadgw/catalog"
-	"loadgw/sql"
 	"loadgw/storage"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -37,19 +36,9 @@ var existsLookupRows atomic.Int64
 // scan itself (through renames: a filter above the scan could drop the
 // one row read).
 func (n *joinNode) onePerKey(buildLeft bool, probe relNode, sc *scanNode, pkeys int) bool {
-	if n.marks != nil || n.cond != nil || pkeys != 1 {
-		return false
-	}
-	switch n.kind {
-	case sql.LeftSemiJoin, sql.LeftAntiJoin:
-		if !buildLeft {
-			return false
-		}
-	case sql.RightSemiJoin, sql.RightAntiJoin:
-		if buildLeft {
-			return false
-		}
-	default:
+	// Without marks (a semi join's shared scan), probeAnyOrder is the semi
+	// or anti join building the side it keeps.
+	if n.marks != nil || n.cond != nil || pkeys != 1 || !n.probeAnyOrder(buildLeft) {
 		return false
 	}
 	for {

@@ -222,14 +222,9 @@ func (p *planner) pushOrImplied(n *scanNode, c expr.Expr) {
 		if containsText(n.where, strings.ToLower(expr.String(d))) {
 			continue
 		}
-		cond, err := expr.Bind(d, p.scope(n.columns, "FILTER"))
-		if err != nil {
-			continue
+		if _, ok, _ := p.push(n, d); ok { // d is no OR: push adds it alone
+			n.implied++
 		}
-		n.filter = andCompiled(n.filter, cond)
-		n.where = append(n.where, d)
-		n.texts = append(n.texts, expr.String(d))
-		n.implied++
 	}
 }
 
