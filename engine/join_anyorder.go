@@ -43,40 +43,17 @@ func (n *joinNode) probeAnyOrder(buildLeft bool) bool {
 // tests.
 var anyOrderSplits atomic.Int64
 
-// anyOrderRanges cuts [lo, hi) for runAnyOrder: at the middle row key
-// when the scan reads through an index (pre then holds the keys, which
-// the workers read instead of collecting them again), else at a table
-// file boundary; one range when neither cuts it, or when the scan reads
+// anyOrderRanges cuts [lo, hi) for runAnyOrder as splitRanges does, at
+// the middle of two or more index keys; one range when the scan reads
 // through an existence lookup (index_exists.go), which reads one row per
 // key in each range it is given.
 func (n *scanNode) anyOrderRanges(x *execCtx, kf *keyFilter, lo, hi []byte) (ranges [][2][]byte, pre *presetLookup, err error) {
 	if n.existsLookup(kf) {
 		return [][2][]byte{{lo, hi}}, nil, nil
 	}
-	if n.mayLookUp(kf) {
-		keys, groups, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
-		if err != nil {
-			return nil, nil, err
-		}
-		pre = &presetLookup{n: n, keys: keys, groups: groups}
-		if keys != nil {
-			if len(keys) < 2 {
-				return [][2][]byte{{lo, hi}}, pre, nil
-			}
-			mid := keys[len(keys)/2]
-			anyOrderSplits.Add(1)
-			return [][2][]byte{{lo, mid}, {mid, hi}}, pre, nil
-		}
+	ranges, pre, err = n.splitRanges(x, kf, lo, hi, 2)
+	if len(ranges) == 2 {
+		anyOrderSplits.Add(1)
 	}
-	mid := x.s.e.db.SplitKey(lo, hi)
-	if mid == nil {
-		return [][2][]byte{{lo, hi}}, pre, nil
-	}
-	anyOrderSplits.Add(1)
-	return [][2][]byte{{lo, mid}, {mid, hi}}, pre, nil
-}
-
-// mayLookUp reports whether lookupKeys may read an index for the scan.
-func (n *scanNode) mayLookUp(kf *keyFilter) bool {
-	return n.lookup != nil || kf != nil && len(n.t.Indexes) > 0
+	return ranges, pre, err
 }

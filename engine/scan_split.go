@@ -49,21 +49,36 @@ func (n *scanNode) runSplit(x *execCtx, kf *keyFilter, fn rowFn) (bool, error) {
 		return false, nil
 	}
 	lo, hi := n.bounds(x)
-	keys, groups, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
+	ranges, pre, err := n.splitRanges(x, kf, lo, hi, splitMinKeys)
 	if err != nil {
 		return true, err
 	}
-	pre := &presetLookup{n: n, keys: keys, groups: groups}
+	if len(ranges) == 1 {
+		return true, n.runRanges(x, kf, ranges, false, pre, fn)
+	}
+	splitRuns.Add(1)
+	return true, n.runRanges(x, kf, ranges, true, pre, fn)
+}
+
+// splitRanges cuts [lo, hi) in two for the scan's workers: at the middle
+// row key when the scan reads at least minKeys keys through an index (pre
+// then holds the keys, which the workers read instead of collecting them
+// again), at a table file boundary when it reads no index, else not.
+func (n *scanNode) splitRanges(x *execCtx, kf *keyFilter, lo, hi []byte, minKeys int) (ranges [][2][]byte, pre *presetLookup, err error) {
+	keys, groups, err := n.lookupKeys(x, x.st.reader(), kf, lo, hi)
+	if err != nil {
+		return nil, nil, err
+	}
+	pre = &presetLookup{n: n, keys: keys, groups: groups}
 	var mid []byte
 	switch {
-	case keys != nil && len(keys) >= splitMinKeys:
+	case keys != nil && len(keys) >= minKeys:
 		mid = keys[len(keys)/2]
 	case keys == nil:
 		mid = x.s.e.db.SplitKey(lo, hi)
 	}
 	if mid == nil {
-		return true, n.runRanges(x, kf, [][2][]byte{{lo, hi}}, false, pre, fn)
+		return [][2][]byte{{lo, hi}}, pre, nil
 	}
-	splitRuns.Add(1)
-	return true, n.runRanges(x, kf, [][2][]byte{{lo, mid}, {mid, hi}}, true, pre, fn)
+	return [][2][]byte{{lo, mid}, {mid, hi}}, pre, nil
 }
