@@ -310,9 +310,20 @@ func (sl *streamLoad) readAndCommit(db string, t *catalog.Table, p *load.Params)
 	if err := sl.s.takeSlot(ctx); err != nil {
 		return err
 	}
-	defer func() { <-sl.s.loadSlots }()
+	// The slot bounds the memory of the loads reading their bodies; a
+	// load whose rows are in a commit group no longer holds them (the
+	// Writer bounds the groups' batches) and frees its slot while it
+	// waits for the group's synced write.
+	holding := true
+	freeSlot := func() {
+		if holding {
+			holding = false
+			<-sl.s.loadSlots
+		}
+	}
+	defer freeSlot()
 	sl.errs = sl.s.opts.ErrorLog.NewWriter(db, p.Label, p.MaxFilterRatio <= 0)
-	so := loadtxn.StageOptions{MemBytes: opts.StageMemBytes}
+	so := loadtxn.StageOptions{MemBytes: opts.StageMemBytes, Queued: freeSlot}
 	if p.UpdateMode != load.ModeUpsert {
 		so.Partial = &loadtxn.Partial{Flexible: p.UpdateMode == load.ModeFlexible, NewKeyError: p.NewKeyBehavior == "ERROR", Loc: loc}
 	}

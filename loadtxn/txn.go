@@ -33,6 +33,11 @@ type StageOptions struct {
 	MemBytes int
 	// Partial, when not nil, makes the load a partial update.
 	Partial *Partial
+	// Queued, when not nil, is called by Commit once the load's rows are
+	// in the batch of its commit group, before it waits for the group's
+	// synced write: the load holds none of its rows from then on (not
+	// called for a load that commits alone: a spilled or large one).
+	Queued func()
 }
 
 // Partial describes a partial-update load.
@@ -60,6 +65,7 @@ func (x *Txn) Stage(o StageOptions) time.Time {
 	e := x.m.e
 	x.stage = e.Writer().NewStager(e.Codec(x.table), x.lt.ID, o.MemBytes)
 	now := e.Clock().Now()
+	x.stage.SetQueued(o.Queued)
 	if p := o.Partial; p != nil {
 		x.stage.SetPartial(&upsert.Partial{Flexible: p.Flexible, NewKeyError: p.NewKeyError, Now: now, Loc: p.Loc})
 	}

@@ -59,7 +59,7 @@ var (
 	descBinlogWrote  = prometheus.NewDesc("loadgw_binlog_records_written_total", "Row Binlog change records of durable commits (stream loads, INSERT, UPDATE, DELETE, 2PC commits): one per inserted, updated or deleted row of a Row Binlog table.", nil, nil)
 	descBinlogKept   = prometheus.NewDesc("loadgw_binlog_kept_records", fmt.Sprintf("Row Binlog change records a table keeps on disk, counted at scrape time up to %[1]d per table (at %[1]d: at least that many); includes records past binlog.ttl_seconds until cleanup removes them.", engine.MaxKeptCount), []string{"db", "table"}, nil)
 	descBinlogOldest = prometheus.NewDesc("loadgw_binlog_oldest_kept_tso", "Commit TSO of the oldest kept change record of a Row Binlog table (0: none).", []string{"db", "table"}, nil)
-	descGroupWrites  = prometheus.NewDesc("loadgw_commit_group_writes_total", "Synced group writes of the commit pipeline (one Pebble batch and fsync each) since start.", nil, nil)
+	descGroupWrites  = prometheus.NewDesc("loadgw_commit_group_writes_total", "Group writes of the commit pipeline (one Pebble batch and WAL record each) since start; a group is applied while the one before it waits for its fsync, and one WAL fsync often covers several (loadgw_wal_fsync_duration_seconds_count).", nil, nil)
 	descGroupCommits = prometheus.NewDesc("loadgw_commit_group_commits_total", "Commits (stream loads, INSERT, UPDATE, DELETE, 2PC commits) carried by those group writes since start; divided by loadgw_commit_group_writes_total it is the mean group size.", nil, nil)
 	descFsync        = prometheus.NewDesc("loadgw_wal_fsync_duration_seconds", "Latency of the store's WAL fsyncs: the synced step of every commit.", nil, nil)
 	descStore        = map[string]*prometheus.Desc{}

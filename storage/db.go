@@ -294,8 +294,9 @@ func (db *DB) DiskUsage(start, end []byte) (uint64, error) {
 
 // Batch is a set of mutations applied atomically by Commit.
 type Batch struct {
-	db *DB
-	b  *pebble.Batch
+	db      *DB
+	b       *pebble.Batch
+	syncing bool // applied by Apply, its fsync not yet waited for
 }
 
 // Set stores value under key. The batch copies both.
@@ -329,6 +330,44 @@ func (b *Batch) Empty() bool { return b.b.Empty() }
 // NoSync, waits for the fsync. A Commit error means the WAL state is unknown:
 // the caller must not report success and should stop the process.
 func (b *Batch) Commit() error { return b.commit(b.db.write) }
+
+// Apply applies the batch atomically and returns before its fsync, which
+// SyncWait then waits for: the next batch can be applied while this one
+// syncs, and its fsync covers both. Readers see the batch's effects once
+// Apply returns, before they are durable, as they do while Commit waits
+// for the fsync (Pebble makes a batch visible before its WAL sync either
+// way). An Apply error, or a SyncWait error after it, means the WAL state
+// is unknown, as a Commit error does. The batch must not be closed before
+// SyncWait returns.
+func (b *Batch) Apply() error {
+	if b.db.write != pebble.Sync {
+		return b.commit(b.db.write)
+	}
+	if err := b.db.checkStopped(); err != nil {
+		return err
+	}
+	b.db.wrote(2 * int64(b.b.Len()))
+	err := b.db.pdb.ApplyNoSyncWait(b.b, pebble.Sync)
+	b.db.iters.changed()
+	if err != nil {
+		return fmt.Errorf("cannot commit batch: %w", err)
+	}
+	b.syncing = true
+	return nil
+}
+
+// SyncWait waits for the fsync of a batch Apply applied; it returns at once
+// for a batch whose commit was not left syncing.
+func (b *Batch) SyncWait() error {
+	if !b.syncing {
+		return nil
+	}
+	b.syncing = false
+	if err := b.b.SyncWait(); err != nil {
+		return fmt.Errorf("cannot commit batch: %w", err)
+	}
+	return nil
+}
 
 // CommitNoSync applies the batch without waiting for the fsync: its effects
 // may be lost in a crash. For staging data that a later synced commit makes
@@ -381,6 +420,9 @@ func (b *Batch) Reset() { b.b.Reset() }
 
 // Close releases the batch; it does nothing to a committed batch's effects.
 func (b *Batch) Close() {
+	if b.syncing {
+		panic("BUG: a batch closed before the fsync of its Apply was waited for")
+	}
 	if b.b != nil {
 		_ = b.b.Close()
 		b.b = nil

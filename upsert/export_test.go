@@ -9,6 +9,16 @@ func SetWriteHook(f func(first, last uint64)) (restore func()) {
 	return func() { testHookWrite = old }
 }
 
+// SetSyncHook makes every group call f with its lowest and highest TSO
+// once it is applied and has handed on the lead, before it waits for its
+// fsync (nil: nothing), and returns a function restoring the previous
+// hook. The caller must not run commits while it swaps hooks.
+func SetSyncHook(f func(first, last uint64)) (restore func()) {
+	old := testHookSync
+	testHookSync = f
+	return func() { testHookSync = old }
+}
+
 // PreResolved is how many keys resolved outside the serial section w kept,
 // and how many it resolved again in it.
 func (w *Writer) PreResolved() (kept, redone int64) { return w.preKept.Load(), w.preRedone.Load() }
@@ -56,4 +66,13 @@ func SetStagedIndexBatch(n int) (restore func()) {
 	old := stagedIndexBatch
 	stagedIndexBatch = n
 	return func() { stagedIndexBatch = old }
+}
+
+// SetMaxPendingBytes sets the bound on the bytes of unpublished groups,
+// and returns a function restoring the old bound. The caller must not run
+// commits while it swaps.
+func SetMaxPendingBytes(n int) (restore func()) {
+	old := maxPendingBytes
+	maxPendingBytes = n
+	return func() { maxPendingBytes = old }
 }

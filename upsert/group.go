@@ -18,9 +18,11 @@ import (
 // commit then joins the open group of pending commits. The durable part is
 // one synced write per group: the group's batches appended in TSO order into
 // one batch, so a group is one WAL record and a crash keeps all of its
-// commits or none of them. One group writes at a time, in TSO order; the
-// commits that finish their serial part while it syncs form the next group.
-// No commit answers before its group is durable.
+// commits or none of them. One group applies at a time, in TSO order; the
+// commits that finish their serial part meanwhile form the next group,
+// which applies while the group before it waits for its fsync (WAL records
+// stay in TSO order, so a crash keeps a prefix of the groups). No commit
+// answers before its group is durable, and groups publish in TSO order.
 //
 // A pending commit's writes are not in the store until its group commits,
 // yet a later commit must resolve against them: the Writer keeps the newest
@@ -42,6 +44,7 @@ type pendingGroup struct {
 	lead        chan struct{}    // tells one member to write the group
 	err         error            // valid once done is closed
 	records     int64            // change records of its commits
+	bytes       int              // of its batches
 }
 
 // pendingWrite is a version a commit wrote, for the key table: the key's
@@ -85,6 +88,8 @@ func (w *Writer) join(b *storage.Batch, ts uint64, written []pendingWrite) (*pen
 		panic("BUG: commits joined a group out of TSO order")
 	}
 	g.batches = append(g.batches, b)
+	g.bytes += b.Len()
+	w.pendingBytes += b.Len()
 	g.last = ts
 	w.seq++
 	g.lastSeq = w.seq
@@ -118,8 +123,12 @@ func (w *Writer) await(g *pendingGroup, leader bool) error {
 	}
 }
 
-// write commits g in one synced write, publishes it, and hands the lead to
-// the group that formed meanwhile, if any. REQUIRES: w.writing held by the
+// write commits g in one synced write and publishes it. It applies g's
+// batches as one batch and, before it waits for the fsync, hands the lead
+// to the group that formed meanwhile, if any: that group's batch goes to
+// the WAL behind g's while g's fsync runs, and one fsync often covers
+// both. Groups publish in TSO order: g waits for the groups before it
+// (which applied before it) to publish. REQUIRES: w.writing held by the
 // caller for g, g sealed (no longer open).
 func (w *Writer) write(g *pendingGroup) {
 	w.groups.Add(1)
@@ -129,28 +138,45 @@ func (w *Writer) write(g *pendingGroup) {
 	// key table (publishRecent).
 	epoch := w.keys.epoch.Load()
 	reg := trace.StartRegion(context.Background(), "upsert: write a group")
-	err, p := w.commitGroup(g)
-	reg.End()
-	if testHookWritten != nil {
-		testHookWritten()
-	}
+	b, err, p := w.applyGroup(g)
 	w.mu.Lock()
-	w.publishRecent(g, err == nil, epoch)
-	if w.queue[0] != g {
-		panic("BUG: a commit group written out of TSO order")
-	}
-	w.queue[0] = nil
-	w.queue = w.queue[1:]
-	if err == nil {
-		w.published.Store(g.last)
-		w.applied.Store(g.lastSeq)
-		w.binlogWritten.Add(g.records)
-	}
 	next := w.open
 	if next != nil {
 		w.open = nil
 	} else {
 		w.writing = false
+	}
+	w.mu.Unlock()
+	if next != nil {
+		next.lead <- struct{}{}
+	}
+	if testHookSync != nil {
+		testHookSync(g.first, g.last)
+	}
+	if b != nil {
+		err = w.syncGroup(b)
+	}
+	reg.End()
+	if testHookWritten != nil {
+		testHookWritten()
+	}
+	w.mu.Lock()
+	for w.queue[0] != g {
+		w.cond.Wait()
+	}
+	if err == nil {
+		// A group before g failed after g was applied: its state, which
+		// g's commits may have resolved against, is unknown.
+		err = w.failed.Load()
+	}
+	w.publishRecent(g, err == nil, epoch)
+	w.queue[0] = nil
+	w.queue = w.queue[1:]
+	w.pendingBytes -= g.bytes
+	if err == nil {
+		w.published.Store(g.last)
+		w.applied.Store(g.lastSeq)
+		w.binlogWritten.Add(g.records)
 	}
 	w.cond.Broadcast()
 	w.mu.Unlock()
@@ -158,48 +184,72 @@ func (w *Writer) write(g *pendingGroup) {
 		g.err = *err
 	}
 	close(g.done)
-	if next != nil {
-		next.lead <- struct{}{}
-	}
 	if p != nil {
 		panic(p) // for the leader's request boundary to log and answer
 	}
 }
 
-// commitGroup writes g's batches in one synced write, unless an earlier
-// write failed. A panic while writing fails g and the Writer as a failed
-// write does (whether the batch landed is unknown), and is returned as its
-// value with its stack: write finishes g and hands on the lead before it
-// raises the panic again, so the commits in g and behind it are answered
-// instead of waiting forever for a leader that is gone.
-func (w *Writer) commitGroup(g *pendingGroup) (err *error, p any) {
+// applyGroup applies g's batches as one batch, unless an earlier write
+// failed, and returns it for syncGroup. A panic while applying fails g
+// and the Writer as a failed write does (whether the batch landed is
+// unknown), and is returned as its value with its stack: write finishes g
+// and hands on the lead before it raises the panic again, so the commits
+// in g and behind it are answered instead of waiting forever for a leader
+// that is gone.
+func (w *Writer) applyGroup(g *pendingGroup) (b *storage.Batch, err *error, p any) {
 	defer func() {
 		if r := recover(); r != nil {
 			perr := fmt.Errorf("cannot commit a group of loads: %v", r)
 			w.failed.CompareAndSwap(nil, &perr)
-			err, p = w.failed.Load(), fmt.Sprintf("%v\n%s", r, debug.Stack())
+			b, err, p = nil, w.failed.Load(), fmt.Sprintf("%v\n%s", r, debug.Stack())
 		}
 	}()
 	if testHookWrite != nil {
 		testHookWrite(g.first, g.last)
 	}
 	if err := w.failed.Load(); err != nil {
-		return err, nil
+		return nil, err, nil
 	}
-	if werr := commitBatches(g.batches); werr != nil {
+	b, werr := applyBatches(g.batches)
+	if werr != nil {
 		w.failed.CompareAndSwap(nil, &werr)
-		return &werr, nil
+		return nil, &werr, nil
 	}
-	return nil, nil
+	return b, nil, nil
+}
+
+// syncGroup waits for the fsync of a group's applied batch and releases
+// it; a failed fsync fails the Writer.
+func (w *Writer) syncGroup(b *storage.Batch) *error {
+	werr := b.SyncWait()
+	b.Close()
+	if werr != nil {
+		w.failed.CompareAndSwap(nil, &werr)
+		return w.failed.Load()
+	}
+	return nil
 }
 
 // testHookWrite, when set, runs before each group write with the group's
 // lowest and highest TSO. TESTING ONLY.
 var testHookWrite func(first, last uint64)
 
+// testHookSync, when set, runs after each group is applied and has
+// handed on the lead, before it waits for its fsync, with the group's
+// lowest and highest TSO. TESTING ONLY.
+var testHookSync func(first, last uint64)
+
 // testHookWritten, when set, runs after each group write, before the
 // Writer publishes it. TESTING ONLY.
 var testHookWritten func()
+
+// maxPendingBytes bounds the bytes of the batches in groups not yet
+// published: a commit waits for groups to publish before its serial
+// section while they hold more. Its load no longer holds a load slot
+// once its rows are in a group (commitEncoded's queued), so this, not the
+// slots, bounds the memory of the loads waiting for an fsync when the disk
+// is slow. (A variable for tests.)
+var maxPendingBytes = 64 << 20
 
 // groupMaxBytes is the largest commit (bytes of encoded rows) that joins a
 // group. A larger one writes alone (commitAlone): its pending versions
@@ -228,6 +278,29 @@ func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(
 	w.published.Store(ts)
 	w.binlogWritten.Add(w.built)
 	return Result{TSO: ts, Written: n}, nil
+}
+
+// applyBatches applies the batches as one batch, in their order, without
+// waiting for its fsync (storage.Batch.Apply), and releases them; the
+// caller waits for the returned batch's fsync and closes it. Several are
+// copied into one batch sized once for all of them.
+func applyBatches(bs []*storage.Batch) (*storage.Batch, error) {
+	b := bs[0]
+	if len(bs) > 1 {
+		var err error
+		b, err = storage.Merged(bs)
+		for _, o := range bs {
+			o.Close()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := b.Apply(); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
 }
 
 // commitBatches commits the batches in one synced write, in their order,

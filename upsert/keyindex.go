@@ -3,6 +3,7 @@ package upsert
 import (
 	"bytes"
 	"hash/maphash"
+	"sync/atomic"
 )
 
 // keyIndex finds the key table's entry of a row key prefix (recent.go):
@@ -21,7 +22,7 @@ type keyIndex struct {
 	seed  maphash.Seed
 	slots []keySlot // power-of-two length, at most half full
 	used  int
-	sink  uint64 // keeps prefetch's reads
+	sink  atomic.Uint64 // keeps prefetch's reads (atomic: lookups under the table's lock and the serial section's under the Writer's both prefetch)
 }
 
 // keySlot is one slot of keyIndex: e nil marks it empty.
@@ -145,7 +146,7 @@ func (x *keyIndex) prefetch(ps [][]byte, hs []uint64) []uint64 {
 			sink += uint64(e.key[0])
 		}
 	}
-	x.sink = sink
+	x.sink.Store(sink)
 	return hs
 }
 

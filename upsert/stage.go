@@ -43,7 +43,14 @@ type Stager struct {
 	sval    []byte
 	partial *Partial
 	mask    []byte
+	queued  func()
 }
+
+// SetQueued makes Commit call f once the transaction's rows are in its
+// commit group's batch and no longer held by s, before the commit waits
+// for the group's fsync (f is not called for a commit that writes alone:
+// a spilled or large one).
+func (s *Stager) SetQueued(f func()) { s.queued = f }
 
 // SetPartial makes the transaction a partial update: rows added with
 // AddPartial update only the columns they provide.
@@ -320,7 +327,14 @@ func dropStagedIn(b *storage.Batch, txnID int64) {
 func (s *Stager) Commit(extra func(b *storage.Batch, tso uint64) error) (Result, error) {
 	if !s.spilled {
 		defer s.mem.release() // the commit is done with the rows
-		return s.w.commitEncoded(s.rc, &s.mem, extra, s.partial)
+		var queued func()
+		if s.queued != nil {
+			queued = func() {
+				s.mem.release() // in the group's batch now
+				s.queued()
+			}
+		}
+		return s.w.commitEncoded(s.rc, &s.mem, extra, s.partial, queued)
 	}
 	if err := s.flush(); err != nil {
 		return Result{}, err

@@ -41,13 +41,14 @@ type Writer struct {
 	published atomic.Uint64
 	ids       autoInc // AUTO_INCREMENT allocator
 	// Group commit (group.go), under mu: the group taking commits, the
-	// groups not yet in the store in TSO order (the open one last), whether
-	// one is writing.
-	open    *pendingGroup
-	queue   []*pendingGroup
-	writing bool
-	failed  atomic.Pointer[error] // a group write failed: the store stopped
-	groups  atomic.Int64          // group writes so far
+	// groups not yet published in TSO order (the open one last), whether
+	// one is applying, and the bytes of their batches.
+	open         *pendingGroup
+	queue        []*pendingGroup
+	writing      bool
+	pendingBytes int
+	failed       atomic.Pointer[error] // a group write failed: the store stopped
+	groups       atomic.Int64          // group writes so far
 	// grouped counts the commits the group writes carried (failed ones
 	// included), so grouped/groups is the mean group size.
 	grouped atomic.Int64
@@ -153,7 +154,7 @@ func (w *Writer) Commit(in Rows) (Result, error) {
 		set.add(in.Codec, row, mask)
 	}
 	defer set.release()
-	return w.commitEncoded(in.Codec, &set, in.Extra, in.Partial)
+	return w.commitEncoded(in.Codec, &set, in.Extra, in.Partial, nil)
 }
 
 // encodedRows are rows encoded as (key prefix, value) pairs in a chunked
@@ -228,8 +229,10 @@ func (e *encodedRows) len() int { return len(e.ents) }
 func (e *encodedRows) batchSize() int { return e.bytes + 48*e.len() }
 
 // commitEncoded writes an encoded set with a new TSO: it resolves the rows
-// in the serial section, then waits for its group's synced write.
-func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
+// in the serial section, then waits for its group's synced write. queued,
+// when not nil, is called once the commit's rows are in its group's batch,
+// before the wait (not for a commit too large to group).
+func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, queued func()) (Result, error) {
 	if err := w.checkSpace(int64(set.batchSize())); err != nil {
 		return Result{}, err
 	}
@@ -243,6 +246,9 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 	reg.End()
 	if err != nil {
 		return Result{}, err
+	}
+	if queued != nil {
+		queued()
 	}
 	reg = trace.StartRegion(context.Background(), "upsert: await the group")
 	err = w.await(g, leader)
@@ -259,6 +265,9 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved) (ts uint64, n int, g *pendingGroup, leader bool, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	for w.pendingBytes > maxPendingBytes {
+		w.cond.Wait() // a group publishes
+	}
 	ts, b, n, written, err := w.build(rc, set, extra, partial, pre, true)
 	if err != nil {
 		return 0, 0, nil, false, err

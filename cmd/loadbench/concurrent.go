@@ -84,7 +84,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	defer stopProfile()
 	lat := make([][]time.Duration, o.clients)
 	cpu0 := cpuTime()
-	groups0 := groupsWritten()
+	groups0, syncs0 := groupsWritten(), walSyncs()
 	start := time.Now()
 	deadline := start.Add(o.dur)
 	err = fanOut(o.clients, func(c int) error {
@@ -100,6 +100,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	took := time.Since(start)
 	cpu := cpuTime() - cpu0
 	groups := groupsWritten() - groups0
+	syncs := walSyncs() - syncs0
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,8 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	fmt.Printf("  CPU (user+system, client and server) per load: %v, %.2f cores busy\n",
 		(cpu / time.Duration(len(all))).Round(10*time.Microsecond), cpu.Seconds()/took.Seconds())
 	if inProcess != nil {
-		fmt.Printf("  %d group writes (synced commits) for %d loads: %.1f loads per write\n", groups, len(all), float64(len(all))/float64(max(groups, 1)))
+		fmt.Printf("  %d group writes (one batch each) and %d WAL fsyncs for %d loads: %.1f loads per group, %.1f per fsync\n",
+			groups, syncs, len(all), float64(len(all))/float64(max(groups, 1)), float64(len(all))/float64(max(syncs, 1)))
 	}
 	fmt.Printf("peak RSS of this process (VmHWM):  %s\n", peakRSS())
 	return nil
@@ -128,6 +130,17 @@ func groupsWritten() int64 {
 		return 0
 	}
 	return inProcess.Writer().GroupsWritten()
+}
+
+// walSyncs is the in-process server's WAL fsyncs so far, or 0.
+func walSyncs() int64 {
+	if inProcess == nil {
+		return 0
+	}
+	if l := inProcess.Store().WALFsync(); l != nil {
+		return int64(l.Count)
+	}
+	return 0
 }
 
 // cpuTime is the user and system CPU time of this process so far.
