@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"loadgw/catalog"
-	"loadgw/storage"
 	"loadgw/types"
 	"loadgw/upsert"
 )
@@ -19,15 +18,7 @@ import (
 // still returns: with the store failed, as after a failed write, rather
 // than waiting forever for a leader that is gone.
 func TestGroupWritePanic(t *testing.T) {
-	db, err := storage.Open(t.TempDir(), storage.Options{CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newTestStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSyncedStore(t)
 	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
 

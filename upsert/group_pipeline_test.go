@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"loadgw/catalog"
-	"loadgw/storage"
 	"loadgw/types"
 	"loadgw/upsert"
 )
@@ -17,15 +16,7 @@ import (
 // would wait forever were groups written one after the other); B, whose
 // fsync is then done first, must not answer before A has published.
 func TestGroupPipeline(t *testing.T) {
-	db, err := storage.Open(t.TempDir(), storage.Options{CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newTestStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSyncedStore(t)
 	tbl := s.newTable("t", catalog.UniqueKeys, 1, nil, column("k", typ(types.BigInt)), column("v", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
 
@@ -91,15 +82,7 @@ func TestGroupPipeline(t *testing.T) {
 // slot there) runs once the commit's rows are in its group, before the
 // group's fsync, and not again after it.
 func TestQueuedBeforeSync(t *testing.T) {
-	db, err := storage.Open(t.TempDir(), storage.Options{CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newTestStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSyncedStore(t)
 	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
 	var queued atomic.Int32
@@ -132,15 +115,7 @@ func TestMaxPendingBytes(t *testing.T) {
 }
 
 func testPendingBound(t *testing.T, commits int, wantGroups int64) {
-	db, err := storage.Open(t.TempDir(), storage.Options{CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newTestStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSyncedStore(t)
 	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
 	var writes atomic.Int32

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"testing"
 	"time"
 
 	"loadgw/catalog"
@@ -38,6 +39,22 @@ func openStore(dir string, opts storage.Options) (*testStore, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// openSyncedStore opens a synced store (commits wait for their fsync, as
+// a server's do) in a temporary directory, closed when t ends.
+func openSyncedStore(t *testing.T) *testStore {
+	t.Helper()
+	db, err := storage.Open(t.TempDir(), storage.Options{CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s, err := newTestStore(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // newTestStore gives the open store db a TSO oracle on a manual clock and a
