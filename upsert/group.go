@@ -194,12 +194,12 @@ func (w *Writer) write(g *pendingGroup) {
 }
 
 // applyGroup applies g's batches as one batch, unless an earlier write
-// failed, and returns it for write to wait for its fsync. A panic while applying fails g
-// and the Writer as a failed write does (whether the batch landed is
-// unknown), and is returned as its value with its stack: write finishes g
-// and hands on the lead before it raises the panic again, so the commits
-// in g and behind it are answered instead of waiting forever for a leader
-// that is gone.
+// failed, and returns it for write to wait for its fsync. A panic while
+// applying fails g and the Writer as a failed write does (whether the
+// batch landed is unknown), and is returned as its value with its stack:
+// write finishes g and hands on the lead before it raises the panic again,
+// so the commits in g and behind it are answered instead of waiting
+// forever for a leader that is gone.
 func (w *Writer) applyGroup(g *pendingGroup) (b *storage.Batch, err *error, p any) {
 	defer func() {
 		if r := recover(); r != nil {
