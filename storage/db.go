@@ -336,9 +336,9 @@ func (b *Batch) Commit() error { return b.commit(b.db.write) }
 // syncs, and its fsync covers both. Readers see the batch's effects once
 // Apply returns, before they are durable, as they do while Commit waits
 // for the fsync (Pebble makes a batch visible before its WAL sync either
-// way). An Apply error, or a SyncWait error after it, means the WAL state
-// is unknown, as a Commit error does. The batch must not be closed before
-// SyncWait returns.
+// way). An Apply error means the WAL state is unknown, as a Commit error
+// does; a failed WAL write or sync stops the store in SyncWait, as it does
+// in Commit. The batch must not be closed before SyncWait returns.
 func (b *Batch) Apply() error {
 	if b.db.write != pebble.Sync {
 		return b.commit(b.db.write)
@@ -357,16 +357,19 @@ func (b *Batch) Apply() error {
 }
 
 // SyncWait waits for the fsync of a batch Apply applied; it returns at once
-// for a batch whose commit was not left syncing.
-func (b *Batch) SyncWait() error {
+// for a batch whose commit was not left syncing. A failed WAL write or sync
+// stops the store (see fatal) and SyncWait never returns: Pebble treats it
+// as fatal only when it waits for the sync itself (Commit), and hands it
+// to SyncWait instead, while the batch's effects stay visible in the
+// memtable, where a flush could make them durable.
+func (b *Batch) SyncWait() {
 	if !b.syncing {
-		return nil
+		return
 	}
 	b.syncing = false
 	if err := b.b.SyncWait(); err != nil {
-		return fmt.Errorf("cannot commit batch: %w", err)
+		b.db.fatal(fmt.Errorf("cannot sync the WAL: %w", err))
 	}
-	return nil
 }
 
 // CommitNoSync applies the batch without waiting for the fsync: its effects

@@ -154,7 +154,9 @@ func (w *Writer) write(g *pendingGroup) {
 		testHookSync(g.first, g.last)
 	}
 	if b != nil {
-		err = w.syncGroup(b)
+		// A failed fsync stops the store: SyncWait then never returns.
+		b.SyncWait()
+		b.Close()
 	}
 	reg.End()
 	if testHookWritten != nil {
@@ -165,8 +167,10 @@ func (w *Writer) write(g *pendingGroup) {
 		w.cond.Wait()
 	}
 	if err == nil {
-		// A group before g failed after g was applied: its state, which
-		// g's commits may have resolved against, is unknown.
+		// No group after a failed one succeeds: its commits may have
+		// resolved against the failed group's versions. (A failure is
+		// recorded before the lead passes on, so such a group did not
+		// apply either; a failed fsync stops the store instead.)
 		err = w.failed.Load()
 	}
 	w.publishRecent(g, err == nil, epoch)
@@ -190,12 +194,12 @@ func (w *Writer) write(g *pendingGroup) {
 }
 
 // applyGroup applies g's batches as one batch, unless an earlier write
-// failed, and returns it for syncGroup. A panic while applying fails g
-// and the Writer as a failed write does (whether the batch landed is
-// unknown), and is returned as its value with its stack: write finishes g
-// and hands on the lead before it raises the panic again, so the commits
-// in g and behind it are answered instead of waiting forever for a leader
-// that is gone.
+// failed, and returns it for write to wait for its fsync. A panic while
+// applying fails g and the Writer as a failed write does (whether the
+// batch landed is unknown), and is returned as its value with its stack:
+// write finishes g and hands on the lead before it raises the panic again,
+// so the commits in g and behind it are answered instead of waiting
+// forever for a leader that is gone.
 func (w *Writer) applyGroup(g *pendingGroup) (b *storage.Batch, err *error, p any) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -216,18 +220,6 @@ func (w *Writer) applyGroup(g *pendingGroup) (b *storage.Batch, err *error, p an
 		return nil, &werr, nil
 	}
 	return b, nil, nil
-}
-
-// syncGroup waits for the fsync of a group's applied batch and releases
-// it; a failed fsync fails the Writer.
-func (w *Writer) syncGroup(b *storage.Batch) *error {
-	werr := b.SyncWait()
-	b.Close()
-	if werr != nil {
-		w.failed.CompareAndSwap(nil, &werr)
-		return w.failed.Load()
-	}
-	return nil
 }
 
 // testHookWrite, when set, runs before each group write with the group's

@@ -248,7 +248,7 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 		return Result{}, err
 	}
 	if queued != nil {
-		queued()
+		callQueued(queued, func() { _ = w.await(g, leader) })
 	}
 	reg = trace.StartRegion(context.Background(), "upsert: await the group")
 	err = w.await(g, leader)
@@ -257,6 +257,20 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 		return Result{}, err
 	}
 	return Result{TSO: ts, Written: n}, nil
+}
+
+// callQueued calls queued; should it panic, it runs await, which writes
+// the commit's group if the commit leads it (else no commit would write
+// that group or any after it) and waits for it, before the panic goes on
+// to the caller.
+func callQueued(queued, await func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			await()
+			panic(r)
+		}
+	}()
+	queued()
 }
 
 // enter runs a commit's serial section: it builds its batch and joins the
