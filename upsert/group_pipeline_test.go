@@ -153,15 +153,7 @@ func testPendingBound(t *testing.T, commits int, wantGroups int64) {
 // its group (it joined it when no group was applying), and a leader that
 // left before writing would leave every later commit waiting forever.
 func TestQueuedPanic(t *testing.T) {
-	db, err := storage.Open(t.TempDir(), storage.Options{CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newTestStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSyncedStore(t)
 	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
 	func() {

@@ -240,10 +240,10 @@ func (w *Writer) commitEncoded(rc *catalog.RowCodec, set *encodedRows, extra fun
 		return w.commitAlone(rc, set, extra, partial)
 	}
 	pre := w.preResolve(rc, set, partial)
-	defer pre.release()
 	reg := trace.StartRegion(context.Background(), "upsert: serial section")
 	ts, n, g, leader, err := w.enter(rc, set, extra, partial, pre)
 	reg.End()
+	pre.release() // not held through the wait, which no load slot bounds
 	if err != nil {
 		return Result{}, err
 	}
