@@ -2,7 +2,10 @@ package loadhist
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"loadgw/storage"
@@ -201,6 +204,69 @@ func BenchmarkAddThenRead(b *testing.B) {
 		}
 		if _, err := db.Get(missing); err != storage.ErrNotFound {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestConcurrentAdds: loads added from many goroutines at once, and the
+// end of some 2PC loads among them, are all in memory when their calls
+// return and, after Flush, in the store as memory holds them: a reopened
+// history lists the same records, the newest Keep.
+func TestConcurrentAdds(t *testing.T) {
+	db, err := storage.Open(t.TempDir(), storage.Options{NoSync: true, MinFreeDiskBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const workers, each, keep = 8, 300, 1000
+	h, err := Open(db, Options{Keep: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				txn := int64(w*each + i)
+				label := fmt.Sprintf("w%d-%d", w, i)
+				if err := h.Add(Record{Label: label, TxnID: txn, Status: "Success", TwoPhaseCommit: i%10 == 0}); err != nil {
+					t.Error(err)
+					return
+				}
+				if !slices.ContainsFunc(h.List(Filter{}), func(r Record) bool { return r.Label == label }) {
+					t.Errorf("load %s not listed once Add returned", label)
+					return
+				}
+				if i%10 == 0 {
+					if _, err := h.Finish(txn, "Aborted", "aborted by the test", 7); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if err := h.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := h.List(Filter{})
+	if len(want) != keep {
+		t.Fatalf("%d records held, want %d", len(want), keep)
+	}
+	again, err := Open(db, Options{Keep: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := again.List(Filter{})
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("reopened history differs: %d records, first %v\nwant %d, first %v", len(got), got[:min(2, len(got))], len(want), want[:2])
+	}
+	for _, r := range got {
+		if r.TwoPhaseCommit && r.Status != "Aborted" {
+			t.Fatalf("load %s: status %s stored, want its Finish's Aborted", r.Label, r.Status)
 		}
 	}
 }

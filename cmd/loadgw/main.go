@@ -246,6 +246,11 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	defer func() { // after the servers stopped, before the store closes
+		if err := hist.Flush(); err != nil {
+			log.Warn("cannot write the load history", zap.Error(err))
+		}
+	}()
 	eng.SetLoadHistory(hist)
 	mets := metrics.New(metrics.SourcesOf(eng, txns, hist))
 	eng.SetStatementObserver(mets.ObserveStatement)
