@@ -22,14 +22,7 @@ import (
 func TestGroupCrash(t *testing.T) {
 	const workers, loadsPer, rows, images = 8, 40, 5, 12
 	f := storage.NewFaults()
-	db, err := storage.Open("/data", storage.Options{FS: f.FS(), OnFatal: f.OnFatal, CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := newTestStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openFaultyStore(t, f)
 	w := s.w
 	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)), column("lid", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
@@ -94,7 +87,7 @@ func TestGroupCrash(t *testing.T) {
 		imgs = append(imgs, image{fs: fs, acked: acked})
 	}
 	<-done
-	db.Close()
+	s.db.Close()
 
 	// The loads in TSO order, and the group of each TSO.
 	var order []int64

@@ -19,15 +19,7 @@ import (
 // fails without reaching Pebble, so nothing would ever stop the store.
 func TestGroupSyncFailureStopsStore(t *testing.T) {
 	f := storage.NewFaults()
-	db, err := storage.Open("/data", storage.Options{FS: f.FS(), OnFatal: f.OnFatal, CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Not closed: a stopped store holds its locks.
-	s, err := newTestStore(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openFaultyStore(t, f) // not closed: a stopped store holds its locks
 	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
 	rc := catalog.NewRowCodec(tbl)
 	commit := func(k int64) error {

@@ -57,6 +57,22 @@ func openSyncedStore(t *testing.T) *testStore {
 	return s
 }
 
+// openFaultyStore opens a synced store on the file system of f, whose
+// fatal errors f records. The caller closes it, unless a fault stopped it
+// (a stopped store holds its locks).
+func openFaultyStore(t *testing.T, f *storage.Faults) *testStore {
+	t.Helper()
+	db, err := storage.Open("/data", storage.Options{FS: f.FS(), OnFatal: f.OnFatal, CacheBytes: 1 << 20, MinFreeDiskBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newTestStore(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // newTestStore gives the open store db a TSO oracle on a manual clock and a
 // Writer.
 func newTestStore(db *storage.DB) (*testStore, error) {
