@@ -22,8 +22,12 @@
 //
 // Add and Finish change memory, which queries read, at once, and mark the
 // records to write. One caller at a time writes every marked record (and
-// the deletions of dropped ones) in one batch, outside the lock; the
-// others return without waiting. Writing under the lock, each load waited
+// the deletions of dropped ones) in one batch, outside the lock, and again
+// what was marked meanwhile, at most maxWriteRounds batches; the others
+// return without waiting, but for the first to mark while the writer
+// commits its last batch: it waits for that batch and writes next (see
+// write), so once no call is running every record is written (unless a
+// write failed). Writing under the lock, each load waited
 // for the loads before it to be written one batch each, behind the commit
 // groups being applied (8 ms at the 99th percentile with 32 concurrent
 // loads). Flush writes what is still marked, at shutdown.
@@ -108,6 +112,8 @@ type History struct {
 	// holds them (unless dropped since), and those of dropped records.
 	dirty, dropped []uint64
 	writing        bool      // a caller is writing
+	lastBatch      bool      // the writer commits its last batch
+	heir           bool      // a caller waits to write after the writer
 	wrote          sync.Cond // on mu: a write ended
 }
 
@@ -194,16 +200,31 @@ func (h *History) Flush() error {
 
 // write writes the marked records and deletions, in batches of what is
 // marked when each starts, with h.mu released meanwhile, until nothing is
-// marked or after rounds batches (rounds < 0: no bound); it returns at
-// once when another caller is writing. A failed batch's records stay
-// marked. REQUIRES: h.mu held.
+// marked or after rounds batches (rounds < 0: no bound). It returns at
+// once when another caller is writing and will write the caller's marks:
+// the writer in a later batch, or the heir. The heir is the first caller
+// to mark while the writer commits its last batch, which lacks the mark:
+// it waits for that batch and writes; without it, the marks of the
+// callers returning meanwhile would stay unwritten until the next load,
+// or the shutdown, however long the server stays idle. A failed batch's
+// records stay marked. REQUIRES: h.mu held.
 func (h *History) write(rounds int) error {
 	if h.writing {
-		return nil
+		if !h.lastBatch || h.heir {
+			return nil
+		}
+		h.heir = true
+		for h.writing && h.lastBatch {
+			h.wrote.Wait()
+		}
+		h.heir = false
+		if h.writing { // a writer that began since, with batches to come
+			return nil
+		}
 	}
 	h.writing = true
 	defer func() {
-		h.writing = false
+		h.writing, h.lastBatch = false, false
 		h.wrote.Broadcast()
 	}()
 	for ; rounds != 0 && len(h.dirty)+len(h.dropped) > 0; rounds-- {
@@ -215,7 +236,11 @@ func (h *History) write(rounds int) error {
 				recs = append(recs, h.recs[i]) // as memory holds it now
 			}
 		}
+		h.lastBatch = rounds == 1
 		h.mu.Unlock()
+		if testHookCommit != nil {
+			testHookCommit()
+		}
 		err := h.commit(recs, dropped)
 		h.mu.Lock()
 		if err != nil {
@@ -225,6 +250,10 @@ func (h *History) write(rounds int) error {
 	}
 	return nil
 }
+
+// testHookCommit, when set by a test, runs before each batch of write is
+// committed, with h.mu released.
+var testHookCommit func()
 
 // commit writes recs and deletes the records of the sequences dropped, in
 // one unsynced batch. A plain Delete, one per dropped record, never a

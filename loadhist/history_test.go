@@ -249,24 +249,97 @@ func TestConcurrentAdds(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
-	if err := h.Flush(); err != nil {
-		t.Fatal(err)
-	}
 	want := h.List(Filter{})
 	if len(want) != keep {
 		t.Fatalf("%d records held, want %d", len(want), keep)
 	}
-	again, err := Open(db, Options{Keep: keep})
-	if err != nil {
-		t.Fatal(err)
+	// Every call returned: the store holds what memory holds, before a
+	// Flush (TestMarkedDuringLastBatch) and after it.
+	for _, flush := range []bool{false, true} {
+		if flush {
+			if err := h.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		again, err := Open(db, Options{Keep: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := again.List(Filter{})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("flush %v: reopened history differs: %d records, first %v\nwant %d, first %v", flush, len(got), got[:min(2, len(got))], len(want), want[:2])
+		}
 	}
-	got := again.List(Filter{})
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("reopened history differs: %d records, first %v\nwant %d, first %v", len(got), got[:min(2, len(got))], len(want), want[:2])
-	}
-	for _, r := range got {
+	for _, r := range want {
 		if r.TwoPhaseCommit && r.Status != "Aborted" {
 			t.Fatalf("load %s: status %s stored, want its Finish's Aborted", r.Label, r.Status)
 		}
+	}
+}
+
+// TestMarkedDuringLastBatch: loads added and a 2PC load finished while
+// a writer commits its batches, the last of its rounds included, are in
+// the store once every call has returned, without a Flush: a server that
+// goes idle after a burst must not keep the last loads (or the end of a
+// 2PC load) in memory only until its next load or its shutdown.
+func TestMarkedDuringLastBatch(t *testing.T) {
+	db, err := storage.Open(t.TempDir(), storage.Options{NoSync: true, MinFreeDiskBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h, err := Open(db, Options{Keep: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Add(Record{Label: "2pc", TxnID: 1, Status: StatusSuccess, TwoPhaseCommit: true}); err != nil {
+		t.Fatal(err)
+	}
+	// While each batch commits, another caller marks a record: a new load
+	// during the first ones, the end of the 2PC load during the last ones.
+	var wg sync.WaitGroup
+	var errs [2 * maxWriteRounds]error
+	commits := 0
+	testHookCommit = func() {
+		if commits == len(errs) {
+			return
+		}
+		i := commits
+		commits++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i < maxWriteRounds-1 {
+				errs[i] = h.Add(Record{Label: fmt.Sprintf("during-%d", i), TxnID: int64(10 + i), Status: StatusSuccess})
+			} else {
+				_, errs[i] = h.Finish(1, StatusFail, fmt.Sprintf("aborted %d", i), int64(i))
+			}
+		}()
+		// The caller has marked its record (it returns, or waits for this
+		// batch) before the batch commits.
+		for marked := false; !marked; {
+			h.mu.Lock()
+			marked = len(h.dirty) > 0
+			h.mu.Unlock()
+		}
+	}
+	defer func() { testHookCommit = nil }()
+	if err := h.Add(Record{Label: "first", TxnID: 2, Status: StatusSuccess}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	testHookCommit = nil
+	want := h.List(Filter{})
+	again, err := Open(db, Options{Keep: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again.List(Filter{}); !reflect.DeepEqual(got, want) {
+		t.Fatalf("stored history differs from memory:\n got %+v\nwant %+v", got, want)
 	}
 }
