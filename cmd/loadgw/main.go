@@ -278,7 +278,18 @@ func run(args []string) error {
 	go func() { errc <- srv.Serve(ln) }()
 	// Doris's transaction cleaner runs every 30 s, the loop's default.
 	jobs := maintain.New(maintain.Options{Clock: eng.Clock(), Logger: log}, maintain.ObservedJobs(eng, loads, elog, mets.ObserveReclaimed)...)
-	go jobs.Run(ctx)
+	jobsDone := make(chan struct{})
+	go func() {
+		defer close(jobsDone)
+		jobs.Run(ctx)
+	}()
+	// The jobs write to the store (label expiry, pre-commit timeouts, the
+	// load history): they end their round before the history's last write
+	// and the store's close, the deferred calls above, run.
+	defer func() {
+		stop()
+		<-jobsDone
+	}()
 	select {
 	case err := <-errc:
 		return err
