@@ -28,7 +28,7 @@ func TestConcurrentInsertsGroup(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before, syncsBefore := e.Writer().GroupsWritten(), walFsyncs(e)
+	before, syncsBefore := e.Writer().GroupsWritten(), e.Store().WALFsyncs()
 	var wg sync.WaitGroup
 	errs := make(chan error, sessions)
 	for i := 0; i < sessions; i++ {
@@ -53,7 +53,7 @@ func TestConcurrentInsertsGroup(t *testing.T) {
 	}
 	// INSERTs share a group (one batch) when they reach commit while one
 	// is applied, and an fsync when they are applied while one runs.
-	groups, syncs := e.Writer().GroupsWritten()-before, walFsyncs(e)-syncsBefore
+	groups, syncs := e.Writer().GroupsWritten()-before, e.Store().WALFsyncs()-syncsBefore
 	if syncs >= sessions*inserts {
 		t.Errorf("%d INSERTs took %d WAL fsyncs: none shared one", sessions*inserts, syncs)
 	}
@@ -92,12 +92,4 @@ func TestConcurrentInsertsGroup(t *testing.T) {
 	if !maps.Equal(replay, table) {
 		t.Fatalf("replaying binlog() gives %v, the table is %v", replay, table)
 	}
-}
-
-// walFsyncs is the number of WAL fsyncs e's store made.
-func walFsyncs(e *Engine) int64 {
-	if l := e.Store().WALFsync(); l != nil {
-		return int64(l.Count)
-	}
-	return 0
 }

@@ -343,14 +343,8 @@ func (b *Batch) Apply() error {
 	if b.db.write != pebble.Sync {
 		return b.commit(b.db.write)
 	}
-	if err := b.db.checkStopped(); err != nil {
+	if err := b.write(func() error { return b.db.pdb.ApplyNoSyncWait(b.b, pebble.Sync) }); err != nil {
 		return err
-	}
-	b.db.wrote(2 * int64(b.b.Len()))
-	err := b.db.pdb.ApplyNoSyncWait(b.b, pebble.Sync)
-	b.db.iters.changed()
-	if err != nil {
-		return fmt.Errorf("cannot commit batch: %w", err)
 	}
 	b.syncing = true
 	return nil
@@ -380,11 +374,18 @@ func (b *Batch) CommitNoSync() error { return b.commit(pebble.NoSync) }
 // commit applies the batch with the write options o and invalidates the
 // store's pooled iterators.
 func (b *Batch) commit(o *pebble.WriteOptions) error {
+	return b.write(func() error { return b.b.Commit(o) })
+}
+
+// write runs apply, Pebble's write of the batch, unless the store stopped:
+// it counts the bytes it writes for CheckFreeSpace first and
+// invalidates the store's pooled iterators after.
+func (b *Batch) write(apply func() error) error {
 	if err := b.db.checkStopped(); err != nil {
 		return err
 	}
 	b.db.wrote(2 * int64(b.b.Len()))
-	err := b.b.Commit(o)
+	err := apply()
 	b.db.iters.changed()
 	if err != nil {
 		return fmt.Errorf("cannot commit batch: %w", err)

@@ -67,6 +67,15 @@ type Latency struct {
 	Buckets map[float64]uint64
 }
 
+// WALFsyncs is the number of fsyncs of the store's WAL so far (the count
+// of WALFsync): below the synced commits when commits shared fsyncs.
+func (db *DB) WALFsyncs() int64 {
+	if l := db.WALFsync(); l != nil {
+		return int64(l.Count)
+	}
+	return 0
+}
+
 // WALFsync returns the latency histogram of the store's WAL fsyncs, the
 // synced part of every commit; nil before the store measured any.
 func (db *DB) WALFsync() *Latency {

@@ -296,21 +296,13 @@ func applyBatches(bs []*storage.Batch) (*storage.Batch, error) {
 }
 
 // commitBatches commits the batches in one synced write, in their order,
-// then releases them all. Several are copied into one batch sized once for
-// all of them, so that no batch grows by doubling as they are appended.
+// then releases them all (applyBatches, then the wait for the fsync).
 func commitBatches(bs []*storage.Batch) error {
-	defer func() {
-		for _, b := range bs {
-			b.Close()
-		}
-	}()
-	if len(bs) == 1 {
-		return bs[0].Commit()
-	}
-	b, err := storage.Merged(bs)
+	b, err := applyBatches(bs)
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	return b.Commit()
+	b.SyncWait() // a failed fsync stops the store: it never returns then
+	b.Close()
+	return nil
 }

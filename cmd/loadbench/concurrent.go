@@ -137,10 +137,7 @@ func walSyncs() int64 {
 	if inProcess == nil {
 		return 0
 	}
-	if l := inProcess.Store().WALFsync(); l != nil {
-		return int64(l.Count)
-	}
-	return 0
+	return inProcess.Store().WALFsyncs()
 }
 
 // cpuTime is the user and system CPU time of this process so far.
