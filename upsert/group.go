@@ -65,12 +65,21 @@ func (w *Writer) GroupsWritten() int64 { return w.groups.Load() }
 func (w *Writer) CommitsGrouped() int64 { return w.grouped.Load() }
 
 // lockDrained takes w.mu once no group is pending: the store then holds
-// every commit.
+// every commit. While it waits, commits wait before their serial section
+// (enter): under a steady stream of small loads the commits a group
+// answers are back in the next group before the group behind it
+// publishes, the queue never empties on its own, and the caller (DDL, a
+// large load, a multi-table transaction, a consistent read) would wait for
+// as long as the stream lasts.
 func (w *Writer) lockDrained() {
 	w.mu.Lock()
+	w.draining++
 	for len(w.queue) > 0 {
 		w.cond.Wait()
 	}
+	w.draining--
+	// The commits waiting in enter go on once the caller unlocks.
+	w.cond.Broadcast()
 }
 
 // join adds a commit's batch and written versions to the open group,

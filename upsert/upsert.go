@@ -47,6 +47,7 @@ type Writer struct {
 	queue        []*pendingGroup
 	writing      bool
 	pendingBytes int
+	draining     int                   // lockDrained callers waiting for the queue to empty
 	failed       atomic.Pointer[error] // a group write failed: the store stopped
 	groups       atomic.Int64          // group writes so far
 	// grouped counts the commits the group writes carried (failed ones
@@ -279,8 +280,8 @@ func callQueued(queued, await func()) {
 func (w *Writer) enter(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial, pre *preResolved) (ts uint64, n int, g *pendingGroup, leader bool, err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for w.pendingBytes > maxPendingBytes {
-		w.cond.Wait() // a group publishes
+	for w.pendingBytes > maxPendingBytes || w.draining > 0 {
+		w.cond.Wait() // a group publishes, or a lockDrained caller is done
 	}
 	ts, b, n, written, err := w.build(rc, set, extra, partial, pre, true)
 	if err != nil {
