@@ -85,6 +85,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	lat := make([][]time.Duration, o.clients)
 	cpu0 := cpuTime()
 	groups0, syncs0 := groupsWritten(), walSyncs()
+	flushed0, compacted0 := tableBytes()
 	start := time.Now()
 	deadline := start.Add(o.dur)
 	err = fanOut(o.clients, func(c int) error {
@@ -101,6 +102,8 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	cpu := cpuTime() - cpu0
 	groups := groupsWritten() - groups0
 	syncs := walSyncs() - syncs0
+	flushed, compacted := tableBytes()
+	flushed, compacted = flushed-flushed0, compacted-compacted0
 	if err != nil {
 		return err
 	}
@@ -119,6 +122,11 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	if inProcess != nil {
 		fmt.Printf("  %d group writes (one batch each) and %d WAL fsyncs for %d loads: %.1f loads per group, %.1f per fsync\n",
 			groups, syncs, len(all), float64(len(all))/float64(max(groups, 1)), float64(len(all))/float64(max(syncs, 1)))
+		if l := inProcess.Store().WALFsync(); l != nil && l.Count > 0 {
+			fmt.Printf("  WAL fsync mean %v (whole run)\n", time.Duration(l.Sum/float64(l.Count)*1e9).Round(time.Microsecond))
+		}
+		fmt.Printf("  table bytes per load: %.0f KB flushed, %.0f KB compacted\n",
+			float64(flushed)/1e3/float64(len(all)), float64(compacted)/1e3/float64(len(all)))
 	}
 	fmt.Printf("peak RSS of this process (VmHWM):  %s\n", peakRSS())
 	return nil
@@ -138,6 +146,16 @@ func walSyncs() int64 {
 		return 0
 	}
 	return inProcess.Store().WALFsyncs()
+}
+
+// tableBytes is the table bytes the in-process server's store flushed and
+// compacted so far, or zeros.
+func tableBytes() (flushed, compacted uint64) {
+	if inProcess == nil {
+		return 0, 0
+	}
+	s := inProcess.Store().Stats()
+	return s.FlushedBytes, s.CompactedBytes
 }
 
 // cpuTime is the user and system CPU time of this process so far.
