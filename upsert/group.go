@@ -82,6 +82,19 @@ func (w *Writer) lockDrained() {
 	w.cond.Broadcast()
 }
 
+// lockWritable is lockDrained for a write outside the groups (a commit
+// written alone, a multi-table transaction, a staged load's ingestion, a
+// delete predicate): once a group write failed it fails too, without the
+// lock, as every grouped commit after that failure does.
+func (w *Writer) lockWritable() error {
+	w.lockDrained()
+	if err := w.failed.Load(); err != nil {
+		w.mu.Unlock()
+		return *err
+	}
+	return nil
+}
+
 // join adds a commit's batch and written versions to the open group,
 // opening one if none is, and reports whether the caller leads it: writes
 // it now because no group is writing. The caller leads or waits with
@@ -262,7 +275,9 @@ var groupMaxBytes = 4 << 20
 // before group commit: it waits for the pending groups, resolves and writes
 // in the serial section, and holds it until its write is durable.
 func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
-	w.lockDrained()
+	if err := w.lockWritable(); err != nil {
+		return Result{}, err
+	}
 	defer w.mu.Unlock()
 	ts, b, n, _, err := w.build(rc, set, extra, partial, nil, false)
 	if err != nil {

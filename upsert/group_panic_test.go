@@ -69,4 +69,12 @@ func TestGroupWritePanic(t *testing.T) {
 	if panics.Load() != 1 || failed.Load() != workers-1 || ok.Load() != 0 {
 		t.Errorf("%d commits panicked, %d failed, %d succeeded; want 1, %d, 0", panics.Load(), failed.Load(), ok.Load(), workers-1)
 	}
+	// A commit written alone (too large for a group) fails the same way
+	// afterwards: not a half-working writer whose large loads succeed
+	// where its small ones fail.
+	defer upsert.SetGroupMaxBytes(1)()
+	_, err := s.w.Commit(upsert.Rows{Codec: rc, Rows: [][]types.Value{{types.NewInt(types.BigInt, 100)}}})
+	if err == nil || !strings.Contains(err.Error(), "cannot commit a group of loads: disk driver exploded") {
+		t.Errorf("commit written alone after the failed group: %v, want the group's failure", err)
+	}
 }

@@ -373,7 +373,10 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 
 // publishStagedLocked is publishStaged's ingestion, under the writer's lock.
 func (w *Writer) publishStagedLocked(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
-	w.lockDrained() // the ingestion reads the store: every commit must be in it
+	// The ingestion reads the store: every commit must be in it.
+	if err := w.lockWritable(); err != nil {
+		return Result{}, err
+	}
 	defer w.mu.Unlock()
 	if err := w.checkLayout(rc); err != nil {
 		return Result{}, err

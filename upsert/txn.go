@@ -120,7 +120,9 @@ func (w *Writer) CommitTxn(t *TxnRows, extra func(b *storage.Batch, tso uint64) 
 	if err := w.checkSpace(int64(size)); err != nil {
 		return Result{}, err
 	}
-	w.lockDrained()
+	if err := w.lockWritable(); err != nil {
+		return Result{}, err
+	}
 	defer w.mu.Unlock()
 	for _, p := range t.parts {
 		if err := w.checkLayout(p.rc); err != nil {
