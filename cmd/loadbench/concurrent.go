@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"loadgw/storage"
 )
 
 // concurrentOpts is the concurrent small-load workload: clients send loads
@@ -86,6 +88,7 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	cpu0 := cpuTime()
 	groups0, syncs0 := groupsWritten(), walSyncs()
 	flushed0, compacted0 := tableBytes()
+	fsync0 := walFsync()
 	start := time.Now()
 	deadline := start.Add(o.dur)
 	err = fanOut(o.clients, func(c int) error {
@@ -122,8 +125,11 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	if inProcess != nil {
 		fmt.Printf("  %d group writes (one batch each) and %d WAL fsyncs for %d loads: %.1f loads per group, %.1f per fsync\n",
 			groups, syncs, len(all), float64(len(all))/float64(max(groups, 1)), float64(len(all))/float64(max(syncs, 1)))
-		if l := inProcess.Store().WALFsync(); l != nil && l.Count > 0 {
-			fmt.Printf("  WAL fsync mean %v (whole run)\n", time.Duration(l.Sum/float64(l.Count)*1e9).Round(time.Microsecond))
+		if l := walFsync(); l != nil && l.Count > fsync0.Count {
+			n := float64(l.Count - fsync0.Count)
+			q := func(p float64) time.Duration { return fsyncQuantile(fsync0, l, p) }
+			fmt.Printf("  WAL fsync mean %v, p50 %v, p99 %v (bucket bounds)\n",
+				time.Duration((l.Sum-fsync0.Sum)/n*1e9).Round(time.Microsecond), q(0.5), q(0.99))
 		}
 		fmt.Printf("  table bytes per load: %.0f KB flushed, %.0f KB compacted\n",
 			float64(flushed)/1e3/float64(len(all)), float64(compacted)/1e3/float64(len(all)))
@@ -146,6 +152,35 @@ func walSyncs() int64 {
 		return 0
 	}
 	return inProcess.Store().WALFsyncs()
+}
+
+// walFsync is the in-process server's WAL fsync latency histogram so far
+// (empty before the first fsync), or nil without one.
+func walFsync() *storage.Latency {
+	if inProcess == nil {
+		return nil
+	}
+	if l := inProcess.Store().WALFsync(); l != nil {
+		return l
+	}
+	return &storage.Latency{Buckets: map[float64]uint64{}}
+}
+
+// fsyncQuantile is the upper bound of the histogram bucket holding the
+// p-quantile of the fsyncs between snapshots a and b of one histogram.
+func fsyncQuantile(a, b *storage.Latency, p float64) time.Duration {
+	bounds := make([]float64, 0, len(b.Buckets))
+	for ub := range b.Buckets {
+		bounds = append(bounds, ub)
+	}
+	slices.Sort(bounds)
+	want := p * float64(b.Count-a.Count)
+	for _, ub := range bounds {
+		if float64(b.Buckets[ub]-a.Buckets[ub]) >= want {
+			return time.Duration(ub * 1e9).Round(time.Microsecond)
+		}
+	}
+	return 0
 }
 
 // tableBytes is the table bytes the in-process server's store flushed and
