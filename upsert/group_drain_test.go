@@ -50,7 +50,16 @@ func TestDrainUnderSteadyCommits(t *testing.T) {
 	}
 	defer func() {
 		close(stop)
-		wg.Wait()
+		// Bounded: a commit left waiting in enter (a lost wake-up, what
+		// the check after the view looks for) must fail the test, not
+		// hang it until the go test timeout.
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("committers still waiting 10 s after they were told to stop")
+		}
 	}()
 	for commits.Load() < 40 { // the commits are flowing
 		time.Sleep(time.Millisecond)
