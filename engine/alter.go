@@ -31,7 +31,9 @@ func (s *Session) runAlterTable(st *sql.AlterTable, job *waitingAlter) error {
 		s.e.keys.gate.Lock()
 		defer s.e.keys.gate.Unlock()
 	}
-	s.e.writer.Lock()
+	if err := s.e.writer.LockWritable(); err != nil {
+		return err
+	}
 	defer s.e.writer.Unlock()
 	switch {
 	case job == nil && s.e.alterWait.waiting(t.ID):

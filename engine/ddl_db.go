@@ -90,7 +90,9 @@ func (s *Session) showCreateDatabase(st *sql.ShowCreateDatabase) (*Result, error
 
 func (s *Session) dropDatabase(st *sql.DropDatabase) (*Result, error) {
 	// As dropTable: pending commits land before the range deletes.
-	s.e.writer.Lock()
+	if err := s.e.writer.LockWritable(); err != nil {
+		return nil, err
+	}
 	defer s.e.writer.Unlock()
 	err := s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(st.Name)

@@ -175,7 +175,9 @@ func (s *Session) dropTable(st *sql.DropTable) (*Result, error) {
 	}
 	// Hold the writer (as TRUNCATE does) so a pending commit of the table
 	// lands before the range delete, not after it as orphan rows.
-	s.e.writer.Lock()
+	if err := s.e.writer.LockWritable(); err != nil {
+		return nil, err
+	}
 	defer s.e.writer.Unlock()
 	err = s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(db)
@@ -210,7 +212,9 @@ func (s *Session) truncate(st *sql.Truncate) (*Result, error) {
 	}
 	// Hold the writer so no commit lands between the range delete and the
 	// catalog write.
-	s.e.writer.Lock()
+	if err := s.e.writer.LockWritable(); err != nil {
+		return nil, err
+	}
 	defer s.e.writer.Unlock()
 	err = s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(t.DB)

@@ -45,7 +45,9 @@ func (s *Session) createSyncMV(st *sql.CreateMaterializedView) (*Result, error) 
 	if err := checkSyncMV(t, st.Name.Name, q); err != nil {
 		return nil, err
 	}
-	s.e.writer.Lock()
+	if err := s.e.writer.LockWritable(); err != nil {
+		return nil, err
+	}
 	defer s.e.writer.Unlock()
 	return execResult(s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(t.DB)
@@ -118,7 +120,9 @@ func (s *Session) dropSyncMV(st *sql.DropMaterializedView) (*Result, error) {
 	if strings.EqualFold(st.Name.Name, t.Name) {
 		return nil, errorf("Cannot drop base index by using DROP ROLLUP or DROP MATERIALIZED VIEW.")
 	}
-	s.e.writer.Lock()
+	if err := s.e.writer.LockWritable(); err != nil {
+		return nil, err
+	}
 	defer s.e.writer.Unlock()
 	return execResult(s.e.cat.Update(func(tx *catalog.Tx) error {
 		d, ok := tx.Database(t.DB)

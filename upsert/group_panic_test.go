@@ -77,4 +77,11 @@ func TestGroupWritePanic(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cannot commit a group of loads: disk driver exploded") {
 		t.Errorf("commit written alone after the failed group: %v, want the group's failure", err)
 	}
+	// So does DDL that writes table data (ALTER, TRUNCATE, DROP).
+	if err := s.w.LockWritable(); err == nil {
+		s.w.Unlock()
+		t.Error("LockWritable after the failed group succeeded, want the group's failure")
+	} else if !strings.Contains(err.Error(), "disk driver exploded") {
+		t.Errorf("LockWritable after the failed group: %v, want the group's failure", err)
+	}
 }

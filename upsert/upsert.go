@@ -98,9 +98,16 @@ func (w *Writer) Published() uint64 { return w.published.Load() }
 // Oracle is the writer's TSO oracle.
 func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
 
-// Lock waits for the pending commits and blocks other commits; DDL that
-// rewrites table data holds it so no commit interleaves. Unlock with Unlock.
+// Lock waits for the pending commits and blocks other commits, for work
+// that changes no rows (cancelling a waiting schema change). Unlock with
+// Unlock.
 func (w *Writer) Lock() { w.lockDrained() }
+
+// LockWritable is Lock for DDL that writes or removes table data (ALTER's
+// rewrite, TRUNCATE, DROP, a materialized view): once a group write failed
+// it fails with that failure, without the lock, as every commit does.
+// Unlock with Unlock.
+func (w *Writer) LockWritable() error { return w.lockWritable() }
 
 // View runs fn once every pending commit is in the store, with no commit
 // running, for a consistent read (a snapshot and the published TSO). fn
