@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"loadgw/catalog"
 	"loadgw/types"
 	"loadgw/upsert"
 )
@@ -20,8 +19,7 @@ import (
 // waiting for that waited as long as the commits went on.
 func TestDrainUnderSteadyCommits(t *testing.T) {
 	s := openSyncedStore(t)
-	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
-	rc := catalog.NewRowCodec(tbl)
+	_, rc := s.dupK()
 	defer upsert.SetSyncHook(func(first, last uint64) { time.Sleep(5 * time.Millisecond) })()
 
 	const committers = 4

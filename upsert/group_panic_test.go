@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"loadgw/catalog"
 	"loadgw/types"
 	"loadgw/upsert"
 )
@@ -19,8 +18,7 @@ import (
 // than waiting forever for a leader that is gone.
 func TestGroupWritePanic(t *testing.T) {
 	s := openSyncedStore(t)
-	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
-	rc := catalog.NewRowCodec(tbl)
+	_, rc := s.dupK()
 
 	var writes atomic.Int32
 	defer upsert.SetWriteHook(func(first, last uint64) {

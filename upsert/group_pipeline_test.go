@@ -83,8 +83,7 @@ func TestGroupPipeline(t *testing.T) {
 // group's fsync, and not again after it.
 func TestQueuedBeforeSync(t *testing.T) {
 	s := openSyncedStore(t)
-	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
-	rc := catalog.NewRowCodec(tbl)
+	_, rc := s.dupK()
 	var queued atomic.Int32
 	var atSync int32 = -1
 	defer upsert.SetSyncHook(func(first, last uint64) { atSync = queued.Load() })()
@@ -116,8 +115,7 @@ func TestMaxPendingBytes(t *testing.T) {
 
 func testPendingBound(t *testing.T, commits int, wantGroups int64) {
 	s := openSyncedStore(t)
-	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
-	rc := catalog.NewRowCodec(tbl)
+	tbl, rc := s.dupK()
 	var writes atomic.Int32
 	defer upsert.SetWriteHook(func(first, last uint64) {
 		if writes.Add(1) == 1 {
@@ -154,8 +152,7 @@ func testPendingBound(t *testing.T, commits int, wantGroups int64) {
 // left before writing would leave every later commit waiting forever.
 func TestQueuedPanic(t *testing.T) {
 	s := openSyncedStore(t)
-	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
-	rc := catalog.NewRowCodec(tbl)
+	tbl, rc := s.dupK()
 	func() {
 		defer func() {
 			if p := recover(); p != "queued exploded" {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"loadgw/catalog"
 	"loadgw/storage"
 	"loadgw/types"
 	"loadgw/upsert"
@@ -20,8 +19,7 @@ import (
 func TestGroupSyncFailureStopsStore(t *testing.T) {
 	f := storage.NewFaults()
 	s := openFaultyStore(t, f) // not closed: a stopped store holds its locks
-	tbl := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
-	rc := catalog.NewRowCodec(tbl)
+	_, rc := s.dupK()
 	commit := func(k int64) error {
 		_, err := s.w.Commit(upsert.Rows{Codec: rc, Rows: [][]types.Value{{types.NewInt(types.BigInt, k)}}})
 		return err

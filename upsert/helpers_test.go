@@ -90,6 +90,13 @@ func column(name string, typ types.Type) *catalog.Column {
 
 func typ(k types.Kind) types.Type { return types.Type{Kind: k} }
 
+// dupK is the table the group tests commit to: "t", Duplicate Key on one
+// BIGINT column k, and its codec.
+func (s *testStore) dupK() (*catalog.Table, *catalog.RowCodec) {
+	t := s.newTable("t", catalog.DupKeys, 1, nil, column("k", typ(types.BigInt)))
+	return t, catalog.NewRowCodec(t)
+}
+
 // newTable builds table name of model keys whose first nkeys columns are
 // its key, with props, as CREATE TABLE does: Unique Key tables are
 // merge-on-write unless props say otherwise, and get the hidden columns
