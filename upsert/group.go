@@ -65,22 +65,37 @@ func (w *Writer) GroupsWritten() int64 { return w.groups.Load() }
 func (w *Writer) CommitsGrouped() int64 { return w.grouped.Load() }
 
 // lockDrained takes w.mu once no group is pending: the store then holds
-// every commit. While it waits, commits wait before their serial section
-// (enter): under a steady stream of small loads the commits a group
-// answers are back in the next group before the group behind it
-// publishes, the queue never empties on its own, and the caller (DDL, a
-// large load, a multi-table transaction, a consistent read) would wait for
-// as long as the stream lasts.
+// every commit. It first waits for the queue to empty on its own; after
+// drainPatience group writes without that, it holds new commits back
+// before their serial section (enter) until it has the lock. Under a
+// steady stream of small loads the commits a group answers are back in the
+// next group before the group behind it publishes, the queue may never
+// empty on its own, and the caller (DDL, a large load, a multi-table
+// transaction, a consistent read) would wait for as long as the stream
+// lasts; holding commits back at once instead would stall the loads'
+// whole pipeline at every consistent read, which Table Streams take per
+// statement.
 func (w *Writer) lockDrained() {
 	w.mu.Lock()
-	w.draining++
+	start, held := w.groups.Load(), false
 	for len(w.queue) > 0 {
-		w.cond.Wait()
+		if !held && w.groups.Load()-start >= drainPatience {
+			w.draining++
+			held = true
+		}
+		w.cond.Wait() // every group write ends with a broadcast
 	}
-	w.draining--
-	// The commits waiting in enter go on once the caller unlocks.
-	w.cond.Broadcast()
+	if held {
+		w.draining--
+		// The commits waiting in enter go on once the caller unlocks.
+		w.cond.Broadcast()
+	}
 }
+
+// drainPatience is how many group writes lockDrained lets pass waiting for
+// the queue to empty on its own before it holds new commits back: tens of
+// milliseconds at 1 ms fsyncs. (A variable for tests.)
+var drainPatience int64 = 32
 
 // lockWritable is lockDrained for a write outside the groups (a commit
 // written alone, a multi-table transaction, a staged load's ingestion, a

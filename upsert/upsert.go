@@ -47,7 +47,7 @@ type Writer struct {
 	queue        []*pendingGroup
 	writing      bool
 	pendingBytes int
-	draining     int                   // lockDrained callers waiting for the queue to empty
+	draining     int                   // lockDrained callers holding new commits back
 	failed       atomic.Pointer[error] // a group write failed: the store stopped
 	groups       atomic.Int64          // group writes so far
 	// grouped counts the commits the group writes carried (failed ones
