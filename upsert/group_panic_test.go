@@ -75,6 +75,10 @@ func TestGroupWritePanic(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cannot commit a group of loads: disk driver exploded") {
 		t.Errorf("commit written alone after the failed group: %v, want the group's failure", err)
 	}
+	// So does the TTL purge's deletion of expired rows.
+	if err := s.w.Purge([][]byte{[]byte("r-nothing")}); err == nil || !strings.Contains(err.Error(), "disk driver exploded") {
+		t.Errorf("Purge after the failed group: %v, want the group's failure", err)
+	}
 	// So does DDL that writes table data (ALTER, TRUNCATE, DROP).
 	if err := s.w.LockWritable(); err == nil {
 		s.w.Unlock()
