@@ -94,8 +94,8 @@ func (w *Writer) lockDrained() {
 
 // drainPatience is how many group writes lockDrained lets pass waiting for
 // the queue to empty on its own before it holds new commits back: tens of
-// milliseconds at 1 ms fsyncs. (A variable for tests.)
-var drainPatience int64 = 32
+// milliseconds at 1 ms fsyncs.
+const drainPatience = 32
 
 // lockWritable is lockDrained for a write outside the groups (a commit
 // written alone, a multi-table transaction, a staged load's ingestion, a
