@@ -23,12 +23,12 @@ func set(db *DB, k, v string) error {
 	return db.Update(func(b *Batch) error { b.Set([]byte(k), []byte(v)); return nil })
 }
 
-// commitOrStop commits k=v on another goroutine and returns the commit's
-// error, or the store's fatal error if the commit stopped the store (the
-// committing goroutine then never returns).
-func commitOrStop(db *DB, f *Faults, k, v string) (commitErr, fatal error) {
+// commitOrStop writes k=v with write on another goroutine and returns its
+// error, or the store's fatal error if the write stopped the store (the
+// writing goroutine then never returns).
+func commitOrStop(db *DB, f *Faults, write func(db *DB, k, v string) error, k, v string) (commitErr, fatal error) {
 	done := make(chan error, 1)
-	go func() { done <- set(db, k, v) }()
+	go func() { done <- write(db, k, v) }()
 	select {
 	case err := <-done:
 		return err, nil
@@ -37,30 +37,54 @@ func commitOrStop(db *DB, f *Faults, k, v string) (commitErr, fatal error) {
 	}
 }
 
+// applyAndWait writes k=v as the commit pipeline does: Apply, then the wait
+// for its fsync.
+func applyAndWait(db *DB, k, v string) error {
+	b := db.NewBatch()
+	b.Set([]byte(k), []byte(v))
+	if err := b.Apply(); err != nil {
+		return err
+	}
+	b.SyncWait()
+	b.Close()
+	return nil
+}
+
 // TestWALFailureStopsStore: a failed WAL write or sync is fatal in Pebble.
 // The store must stop (OnFatal, later writes refused) instead of panicking
-// through Pebble's locks or reporting the commit as done.
+// through Pebble's locks or reporting the commit as done. A batch applied
+// with Apply stops it as a committed one does: Pebble only treats a failed
+// WAL write or sync as fatal when it waits for the sync itself, and the
+// batch's effects stay visible in the memtable, so a SyncWait that
+// returned would leave a half-alive store whose next flush can make the
+// failed batch durable.
 func TestWALFailureStopsStore(t *testing.T) {
-	for _, kind := range []FaultKind{FaultWrite, FaultSync} {
-		t.Run(fmt.Sprint(kind), func(t *testing.T) {
-			f := NewFaults()
-			db := openFaulty(t, f) // not closed: a stopped store holds its locks
-			if err := set(db, "a", "1"); err != nil {
-				t.Fatal(err)
-			}
-			f.Fail(func(op FaultOp) bool { return op.Kind == kind && op.WAL() }, syscall.ENOSPC)
-			commitErr, fatal := commitOrStop(db, f, "b", "2")
-			if commitErr != nil || fatal == nil {
-				t.Fatalf("commit error %v, fatal %v; want a fatal stop", commitErr, fatal)
-			}
-			f.Clear()
-			if err := set(db, "c", "3"); !errors.Is(err, ErrStopped) {
-				t.Fatalf("write after the stop: %v, want ErrStopped", err)
-			}
-			if v, err := db.Get([]byte("a")); err != nil || string(v) != "1" {
-				t.Fatalf("read after the stop: %q, %v", v, err)
-			}
-		})
+	for _, w := range []struct {
+		name  string
+		write func(db *DB, k, v string) error
+		errno syscall.Errno
+	}{{"commit", set, syscall.ENOSPC}, {"apply", applyAndWait, syscall.EIO}} {
+		for _, kind := range []FaultKind{FaultWrite, FaultSync} {
+			t.Run(fmt.Sprint(w.name, "/", kind), func(t *testing.T) {
+				f := NewFaults()
+				db := openFaulty(t, f) // not closed: a stopped store holds its locks
+				if err := set(db, "a", "1"); err != nil {
+					t.Fatal(err)
+				}
+				f.Fail(func(op FaultOp) bool { return op.Kind == kind && op.WAL() }, w.errno)
+				commitErr, fatal := commitOrStop(db, f, w.write, "b", "2")
+				if commitErr != nil || fatal == nil {
+					t.Fatalf("write error %v, fatal %v; want a fatal stop", commitErr, fatal)
+				}
+				f.Clear()
+				if err := set(db, "c", "3"); !errors.Is(err, ErrStopped) {
+					t.Fatalf("write after the stop: %v, want ErrStopped", err)
+				}
+				if v, err := db.Get([]byte("a")); err != nil || string(v) != "1" {
+					t.Fatalf("read after the stop: %q, %v", v, err)
+				}
+			})
+		}
 	}
 }
 
