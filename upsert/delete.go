@@ -28,7 +28,7 @@ func DeleteTableData(b *storage.Batch, tableID int64) {
 // interleaves. It takes no TSO and writes no change records. The key and
 // value match gets are valid during the call only.
 func (w *Writer) DeleteVersions(rc *catalog.RowCodec, match func(key, val []byte) (bool, error)) (int, error) {
-	if err := w.lockWritable(); err != nil {
+	if err := w.LockWritable(); err != nil {
 		return 0, err
 	}
 	defer w.mu.Unlock()

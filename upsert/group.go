@@ -97,11 +97,13 @@ func (w *Writer) lockDrained() {
 // milliseconds at 1 ms fsyncs.
 const drainPatience = 32
 
-// lockWritable is lockDrained for a write outside the groups (a commit
-// written alone, a multi-table transaction, a staged load's ingestion, a
-// delete predicate): once a group write failed it fails too, without the
-// lock, as every grouped commit after that failure does.
-func (w *Writer) lockWritable() error {
+// LockWritable is Lock for a write outside the groups (a commit written
+// alone, a multi-table transaction, a staged load's ingestion, a delete
+// predicate, DDL that writes or removes table data): once a group write
+// failed it fails too, without the lock, as every grouped commit after
+// that failure does. Unlock with Unlock (the package's own writes call
+// changedOutside and unlock w.mu themselves).
+func (w *Writer) LockWritable() error {
 	w.lockDrained()
 	if err := w.failed.Load(); err != nil {
 		w.mu.Unlock()
@@ -290,7 +292,7 @@ var groupMaxBytes = 4 << 20
 // before group commit: it waits for the pending groups, resolves and writes
 // in the serial section, and holds it until its write is durable.
 func (w *Writer) commitAlone(rc *catalog.RowCodec, set *encodedRows, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
-	if err := w.lockWritable(); err != nil {
+	if err := w.LockWritable(); err != nil {
 		return Result{}, err
 	}
 	defer w.mu.Unlock()

@@ -374,7 +374,7 @@ func (w *Writer) publishStaged(rc *catalog.RowCodec, txnID int64, extra func(b *
 // publishStagedLocked is publishStaged's ingestion, under the writer's lock.
 func (w *Writer) publishStagedLocked(rc *catalog.RowCodec, txnID int64, extra func(b *storage.Batch, tso uint64) error, partial *Partial) (Result, error) {
 	// The ingestion reads the store: every commit must be in it.
-	if err := w.lockWritable(); err != nil {
+	if err := w.LockWritable(); err != nil {
 		return Result{}, err
 	}
 	defer w.mu.Unlock()

@@ -120,7 +120,7 @@ func (w *Writer) CommitTxn(t *TxnRows, extra func(b *storage.Batch, tso uint64) 
 	if err := w.checkSpace(int64(size)); err != nil {
 		return Result{}, err
 	}
-	if err := w.lockWritable(); err != nil {
+	if err := w.LockWritable(); err != nil {
 		return Result{}, err
 	}
 	defer w.mu.Unlock()

@@ -103,11 +103,6 @@ func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
 // Unlock.
 func (w *Writer) Lock() { w.lockDrained() }
 
-// LockWritable is Lock for DDL that writes or removes table data (ALTER's
-// rewrite, TRUNCATE, DROP, a materialized view): once a group write failed
-// it fails with that failure, without the lock, as every commit does.
-// Unlock with Unlock.
-func (w *Writer) LockWritable() error { return w.lockWritable() }
 
 // View runs fn once every pending commit is in the store, with no commit
 // running, for a consistent read (a snapshot and the published TSO). fn
