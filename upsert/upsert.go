@@ -103,7 +103,6 @@ func (w *Writer) Oracle() *tso.Oracle { return w.oracle }
 // Unlock.
 func (w *Writer) Lock() { w.lockDrained() }
 
-
 // View runs fn once every pending commit is in the store, with no commit
 // running, for a consistent read (a snapshot and the published TSO). fn
 // must not change rows: unlike Unlock, View leaves the cache of recently
