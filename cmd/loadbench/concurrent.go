@@ -86,9 +86,8 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	defer stopProfile()
 	lat := make([][]time.Duration, o.clients)
 	cpu0 := cpuTime()
-	groups0, syncs0 := groupsWritten(), walSyncs()
+	groups0, fsync0 := groupsWritten(), walFsync()
 	flushed0, compacted0 := tableBytes()
-	fsync0 := walFsync()
 	start := time.Now()
 	deadline := start.Add(o.dur)
 	err = fanOut(o.clients, func(c int) error {
@@ -103,8 +102,8 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	})
 	took := time.Since(start)
 	cpu := cpuTime() - cpu0
-	groups := groupsWritten() - groups0
-	syncs := walSyncs() - syncs0
+	groups, fsync1 := groupsWritten()-groups0, walFsync()
+	syncs := int64(fsync1.Count - fsync0.Count)
 	flushed, compacted := tableBytes()
 	flushed, compacted = flushed-flushed0, compacted-compacted0
 	if err != nil {
@@ -125,11 +124,10 @@ func runConcurrent(addr, table string, o concurrentOpts) error {
 	if inProcess != nil {
 		fmt.Printf("  %d group writes (one batch each) and %d WAL fsyncs for %d loads: %.1f loads per group, %.1f per fsync\n",
 			groups, syncs, len(all), float64(len(all))/float64(max(groups, 1)), float64(len(all))/float64(max(syncs, 1)))
-		if l := walFsync(); l != nil && l.Count > fsync0.Count {
-			n := float64(l.Count - fsync0.Count)
-			q := func(p float64) time.Duration { return fsyncQuantile(fsync0, l, p) }
+		if syncs > 0 {
+			q := func(p float64) time.Duration { return fsyncQuantile(fsync0, fsync1, p) }
 			fmt.Printf("  WAL fsync mean %v, p50 %v, p99 %v (bucket bounds)\n",
-				time.Duration((l.Sum-fsync0.Sum)/n*1e9).Round(time.Microsecond), q(0.5), q(0.99))
+				time.Duration((fsync1.Sum-fsync0.Sum)/float64(syncs)*1e9).Round(time.Microsecond), q(0.5), q(0.99))
 		}
 		fmt.Printf("  table bytes per load: %.0f KB flushed, %.0f KB compacted\n",
 			float64(flushed)/1e3/float64(len(all)), float64(compacted)/1e3/float64(len(all)))
@@ -146,22 +144,14 @@ func groupsWritten() int64 {
 	return inProcess.Writer().GroupsWritten()
 }
 
-// walSyncs is the in-process server's WAL fsyncs so far, or 0.
-func walSyncs() int64 {
-	if inProcess == nil {
-		return 0
-	}
-	return inProcess.Store().WALFsyncs()
-}
-
-// walFsync is the in-process server's WAL fsync latency histogram so far
-// (empty before the first fsync), or nil without one.
+// walFsync is the in-process server's WAL fsync latency histogram so far:
+// its count is the fsyncs. Empty before the first fsync and without an
+// in-process server.
 func walFsync() *storage.Latency {
-	if inProcess == nil {
-		return nil
-	}
-	if l := inProcess.Store().WALFsync(); l != nil {
-		return l
+	if inProcess != nil {
+		if l := inProcess.Store().WALFsync(); l != nil {
+			return l
+		}
 	}
 	return &storage.Latency{Buckets: map[float64]uint64{}}
 }
