@@ -42,6 +42,10 @@ func NewAggregate(call *Call, argTypes []types.Type) (AggFunc, types.Type, error
 	if !ok {
 		return nil, types.Type{}, errorf("Can not found function '%s'", call.Name)
 	}
+	if call.Star && call.Name != "count" {
+		// As Doris's parser (LogicalPlanBuilder.processUnboundFunction).
+		return nil, types.Type{}, errorf("'*' can only be used in conjunction with COUNT or JSON_OBJECT: %s", call.Name)
+	}
 	n := len(argTypes)
 	// count() is count(*), as Doris's Count() constructor makes it.
 	star := call.Star || (call.Name == "count" && n == 0 && !call.Distinct)
